@@ -1,0 +1,69 @@
+# struct-ops: BPF STRUCT_OPS as a kernel patch series on Debian's
+# linux-source-6.1. This Makefile is the front door; 'make help' lists it.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+DEBUG_VMLINUX := build/out-debug/vmlinux
+
+help:
+	@echo "struct-ops — main targets:"
+	@echo "  make demo            build, boot the kernel, show it and run the test suite"
+	@echo "  make test            build the debug kernel and the tests, run the suite in QEMU"
+	@echo "  make shell           an interactive guest on the debug kernel"
+	@echo "kernel workflow (build/linux is a git tree: base + patches/):"
+	@echo "  make tree            create build/linux from Debian's source + patches/series"
+	@echo "  make reset-tree      re-create build/linux from patches/ (keeps unexported work safe)"
+	@echo "  make export          export build/linux's commits base..HEAD to patches/"
+	@echo "  make kernel          build the debug kernel (KASAN, kmemleak, lockdep)"
+	@echo "  make kernel-release  build the release kernel (benchmarks)"
+	@echo "  make check-prefixes  build every prefix of the series (slow)"
+	@echo "  make checkpatch      checkpatch --strict on patches/"
+	@echo "  make deps            install the Debian packages everything needs"
+
+deps:
+	@tools/deps
+
+tree: deps
+	@tools/setup-tree
+
+reset-tree: deps
+	@tools/setup-tree --reset
+
+export:
+	@tools/export-series
+
+kernel: tree
+	@tools/build-kernel debug
+
+kernel-release: tree
+	@tools/build-kernel release
+
+tests: kernel
+	@echo "==> tests: building guest test programs"
+	@$(MAKE) -s -C tests VMLINUX=$(CURDIR)/$(DEBUG_VMLINUX)
+
+test: tests
+	@tests/run
+
+demo: tests
+	@echo "==> demo: the project's kernel"
+	@tools/vm -- bash -c 'uname -a; bpftool version | head -n1; \
+		echo "tcp_available_congestion_control: $$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"; \
+		for t in struct_ops; do bpftool feature probe kernel | grep -E "$${t}" ; done'
+	@echo "==> demo: the test suite"
+	@tests/run
+
+shell: kernel
+	@tools/vm --shell
+
+check-prefixes: tree
+	@tools/check-prefixes
+
+checkpatch: tree
+	@cd build/linux && ./scripts/checkpatch.pl --strict --terse $(CURDIR)/patches/*.patch
+
+clean:
+	rm -rf build/out-debug build/out-release build/tests build/vm
+
+.PHONY: help deps tree reset-tree export kernel kernel-release tests test demo shell \
+	check-prefixes checkpatch clean

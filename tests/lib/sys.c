@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include "sys.h"
+
+int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr, unsigned int size)
+{
+	return syscall(__NR_bpf, cmd, attr, size);
+}
+
+struct btf *vmlinux_btf(void)
+{
+	static struct btf *btf;
+
+	if (!btf)
+		btf = btf__load_vmlinux_btf();
+	return btf;
+}
+
+int vmlinux_struct_id(const char *name)
+{
+	struct btf *btf = vmlinux_btf();
+
+	if (!btf)
+		return -ENOENT;
+	return btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT);
+}
+
+int vmlinux_member_index(const char *struct_name, const char *member)
+{
+	int id = vmlinux_struct_id(struct_name);
+	const struct btf_type *t;
+	const struct btf_member *m;
+	int i;
+
+	if (id < 0)
+		return id;
+	t = btf__type_by_id(vmlinux_btf(), id);
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(vmlinux_btf(), m->name_off), member))
+			return i;
+	return -ENOENT;
+}
+
+int load_trivial_prog(enum bpf_prog_type type, __u32 attach_btf_id,
+		      __u32 expected_attach_type, const char *license,
+		      int ret, char *log, size_t log_size)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = ret },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = type;
+	attr.insns = (__u64)(unsigned long)insns;
+	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	attr.license = (__u64)(unsigned long)license;
+	attr.attach_btf_id = attach_btf_id;
+	attr.expected_attach_type = expected_attach_type;
+	if (log && log_size) {
+		log[0] = '\0';
+		attr.log_buf = (__u64)(unsigned long)log;
+		attr.log_size = log_size;
+		attr.log_level = 1;
+	}
+	return sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+}

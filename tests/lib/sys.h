@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Raw bpf(2) calls and vmlinux BTF lookups shared by the tests. */
+#ifndef STRUCT_OPS_SYS_H
+#define STRUCT_OPS_SYS_H
+
+#include <linux/bpf.h>
+#include <bpf/btf.h>
+
+int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr, unsigned int size);
+
+/* vmlinux BTF, loaded once. */
+struct btf *vmlinux_btf(void);
+/* The id of a named struct in vmlinux BTF, or -ENOENT. */
+int vmlinux_struct_id(const char *name);
+/* The index of a named member of a vmlinux struct, or -ENOENT. */
+int vmlinux_member_index(const char *struct_name, const char *member);
+
+/* Load "r0 = ret; exit" as prog_type with the given attach attributes;
+ * the verifier log, if any, lands in log.
+ */
+int load_trivial_prog(enum bpf_prog_type type, __u32 attach_btf_id,
+		      __u32 expected_attach_type, const char *license,
+		      int ret, char *log, size_t log_size);
+
+#endif

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <fnmatch.h>
+#include <libgen.h>
+#include <unistd.h>
+
+#include "test.h"
+
+const char *test_prog_name;
+bool test_failed;
+char test_why[512];
+
+void test_fail(const char *file, int line, const char *fmt, ...)
+{
+	int n;
+	va_list ap;
+
+	test_failed = true;
+	n = snprintf(test_why, sizeof(test_why), "%s:%d: ", basename((char *)file), line);
+	va_start(ap, fmt);
+	vsnprintf(test_why + n, sizeof(test_why) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* TEST_FILTER=glob runs only the subtests whose "prog/subtest" matches. */
+int run_subtests(int argc, char **argv, const struct subtest *tests, int n)
+{
+	const char *filter = getenv("TEST_FILTER");
+	int i, failed = 0;
+	char full[256];
+
+	(void)argc;
+	test_prog_name = basename(argv[0]);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 0; i < n; i++) {
+		snprintf(full, sizeof(full), "%s/%s", test_prog_name, tests[i].name);
+		if (filter && *filter && fnmatch(filter, full, 0) &&
+		    fnmatch(filter, test_prog_name, 0))
+			continue;
+		test_failed = false;
+		test_why[0] = '\0';
+		tests[i].fn();
+		if (test_failed) {
+			printf("FAIL %s: %s\n", full, test_why);
+			failed++;
+		} else {
+			printf("PASS %s\n", full);
+		}
+	}
+	return failed ? 1 : 0;
+}

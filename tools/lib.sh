@@ -1,0 +1,42 @@
+# Shared shell helpers for the project's tools. Source, don't run.
+
+step() { printf '==> %s\n' "$*"; }
+note() { printf '    %s\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# ccache keyed on paths relative to build/, so another checkout of the
+# project (CI's clone) hits the same cache.
+ccache_env() {
+	export CCACHE_BASEDIR=$top/build
+	export CCACHE_NOHASHDIR=1
+	export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+	export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+	export KBUILD_BUILD_USER=struct-ops KBUILD_BUILD_HOST=struct-ops
+	ccache -M 8G >/dev/null
+}
+
+# Every CONFIG_X=v and "# CONFIG_X is not set" line of the fragments must be
+# what the final .config says; kconfig silently drops options whose
+# dependencies are missing, and a silently missing KASAN is a blind test run.
+check_config() {
+	local cfg=$1 frag line sym val got bad=0
+	shift
+	for frag in "$@"; do
+		while IFS= read -r line; do
+			case $line in
+			CONFIG_*=*) sym=${line%%=*}; val=${line#*=} ;;
+			"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}; val=n ;;
+			*) continue ;;
+			esac
+			got=$(grep -E "^$sym=|^# $sym is not set" "$cfg" | head -n1 || true)
+			case $got in
+			"$sym=$val") ;;
+			"# $sym is not set"|"") [ "$val" = n ] || { echo "  $sym: wanted $val, got ${got:-absent}" >&2; bad=1; } ;;
+			*) echo "  $sym: wanted $val, got $got" >&2; bad=1 ;;
+			esac
+		done <"$frag"
+	done
+	[ $bad = 0 ] || die "the merged .config lost options from kconfig/ (above): fix the fragment's dependencies"
+}
+
+kernel_release() { cat "$1/include/config/kernel.release" 2>/dev/null || echo unknown; }

@@ -68,16 +68,33 @@ static void libbpf_probes_absent(void)
 	CHECK_EQ(libbpf_probe_bpf_map_type(BPF_MAP_TYPE_STRUCT_OPS, NULL), 0);
 }
 
-/* What a user of libbpf sees: the object opens, loading it fails. */
+static char libbpf_log[8192];
+
+static int capture_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	size_t n = strlen(libbpf_log);
+
+	if (n < sizeof(libbpf_log) - 1)
+		vsnprintf(libbpf_log + n, sizeof(libbpf_log) - n, fmt, ap);
+	return 0;
+}
+
+/* What a user of libbpf sees: the object opens, loading it fails for
+ * want of the map value type in the kernel's BTF.
+ */
 static void skeleton_load_fails(void)
 {
+	libbpf_print_fn_t old = libbpf_set_print(capture_libbpf);
 	struct min_cc *skel = min_cc__open();
 	int err;
 
 	CHECK(skel, "open failed: errno %d", errno);
 	err = min_cc__load(skel);
 	min_cc__destroy(skel);
-	CHECK_EQ(err, -ENOTSUP);
+	libbpf_set_print(old);
+	CHECK_EQ(err, -ENOENT);
+	CHECK(strstr(libbpf_log, "struct bpf_struct_ops_tcp_congestion_ops is not found in kernel BTF"),
+	      "libbpf said: %s", libbpf_log);
 }
 
 TEST_MAIN(SUBTEST(bpf_works), SUBTEST(map_create_refused),

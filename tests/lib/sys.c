@@ -46,20 +46,17 @@ int vmlinux_member_index(const char *struct_name, const char *member)
 	return -ENOENT;
 }
 
-int load_trivial_prog(enum bpf_prog_type type, __u32 attach_btf_id,
-		      __u32 expected_attach_type, const char *license,
-		      int ret, char *log, size_t log_size)
+int load_prog(enum bpf_prog_type type, const struct bpf_insn *insns,
+	      unsigned int insn_cnt, __u32 attach_btf_id,
+	      __u32 expected_attach_type, const char *license,
+	      char *log, size_t log_size)
 {
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = ret },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	union bpf_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = type;
 	attr.insns = (__u64)(unsigned long)insns;
-	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	attr.insn_cnt = insn_cnt;
 	attr.license = (__u64)(unsigned long)license;
 	attr.attach_btf_id = attach_btf_id;
 	attr.expected_attach_type = expected_attach_type;
@@ -70,4 +67,17 @@ int load_trivial_prog(enum bpf_prog_type type, __u32 attach_btf_id,
 		attr.log_level = 1;
 	}
 	return sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
+int load_trivial_prog(enum bpf_prog_type type, __u32 attach_btf_id,
+		      __u32 expected_attach_type, const char *license,
+		      int ret, char *log, size_t log_size)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = ret },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return load_prog(type, insns, 2, attach_btf_id, expected_attach_type,
+			 license, log, log_size);
 }

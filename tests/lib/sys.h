@@ -15,9 +15,15 @@ int vmlinux_struct_id(const char *name);
 /* The index of a named member of a vmlinux struct, or -ENOENT. */
 int vmlinux_member_index(const char *struct_name, const char *member);
 
-/* Load "r0 = ret; exit" as prog_type with the given attach attributes;
- * the verifier log, if any, lands in log.
+/* Load insns as prog_type with the given attach attributes; the
+ * verifier log, if any, lands in log.
  */
+int load_prog(enum bpf_prog_type type, const struct bpf_insn *insns,
+	      unsigned int insn_cnt, __u32 attach_btf_id,
+	      __u32 expected_attach_type, const char *license,
+	      char *log, size_t log_size);
+
+/* load_prog() of "r0 = ret; exit" */
 int load_trivial_prog(enum bpf_prog_type type, __u32 attach_btf_id,
 		      __u32 expected_attach_type, const char *license,
 		      int ret, char *log, size_t log_size);

@@ -67,6 +67,12 @@ int run_subtests(int argc, char **argv, const struct subtest *tests, int n);
 		      strerror(errno));						\
 	} while (0)
 
+#define CHECK_STR(got, want)						\
+	do {									\
+		const char *__g = (got), *__w = (want);				\
+		CHECK(!strcmp(__g, __w), "got \"%s\", want \"%s\"", __g, __w); \
+	} while (0)
+
 #define SUBTEST(fn) { #fn, fn }
 #define TEST_MAIN(...)								\
 	int main(int argc, char **argv)						\

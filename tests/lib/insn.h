@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Just enough instruction builders for hand-written test programs. */
+#ifndef STRUCT_OPS_INSN_H
+#define STRUCT_OPS_INSN_H
+
+#include <linux/bpf.h>
+
+#define I_MOV64_IMM(dst, v) \
+	((struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = dst, .imm = v })
+#define I_MOV64_REG(dst, src) \
+	((struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = dst, .src_reg = src })
+#define I_ADD64_REG(dst, src) \
+	((struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_X, .dst_reg = dst, .src_reg = src })
+/* dst = *(size *)(src + off) */
+#define I_LDX(size, dst, src, o) \
+	((struct bpf_insn){ .code = BPF_LDX | BPF_MEM | (size), .dst_reg = dst, .src_reg = src, .off = o })
+/* *(size *)(dst + off) = src */
+#define I_STX(size, dst, src, o) \
+	((struct bpf_insn){ .code = BPF_STX | BPF_MEM | (size), .dst_reg = dst, .src_reg = src, .off = o })
+/* dst = map fd, as two instructions */
+#define I_LD_MAP_FD(dst, fd) \
+	((struct bpf_insn){ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = dst, \
+			    .src_reg = BPF_PSEUDO_MAP_FD, .imm = fd }), \
+	((struct bpf_insn){ 0 })
+#define I_EXIT() ((struct bpf_insn){ .code = BPF_JMP | BPF_EXIT })
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -60,7 +60,7 @@ check-prefixes: tree
 	@tools/check-prefixes
 
 checkpatch: tree
-	@cd build/linux && ./scripts/checkpatch.pl --strict --terse $(CURDIR)/patches/*.patch
+	@cd build/linux && PATH=/usr/bin:$$PATH ./scripts/checkpatch.pl --strict --terse $(CURDIR)/patches/*.patch
 
 clean:
 	rm -rf build/out-debug build/out-release build/tests build/vm

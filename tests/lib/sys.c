@@ -46,6 +46,22 @@ int vmlinux_member_index(const char *struct_name, const char *member)
 	return -ENOENT;
 }
 
+int map_btf_fd(void)
+{
+	static int fd = -1;
+	struct btf *btf;
+
+	if (fd >= 0)
+		return fd;
+	btf = btf__new_empty();
+	if (!btf)
+		return -errno;
+	btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	if (!btf__load_into_kernel(btf))
+		fd = btf__fd(btf);
+	return fd;
+}
+
 int load_prog(enum bpf_prog_type type, const struct bpf_insn *insns,
 	      unsigned int insn_cnt, __u32 attach_btf_id,
 	      __u32 expected_attach_type, const char *license,

@@ -15,6 +15,11 @@ int vmlinux_struct_id(const char *name);
 /* The index of a named member of a vmlinux struct, or -ENOENT. */
 int vmlinux_member_index(const char *struct_name, const char *member);
 
+/* A BTF object to pass as btf_fd: map_create insists on one whenever a
+ * map has BTF ids, vmlinux value types included. Loaded once.
+ */
+int map_btf_fd(void);
+
 /* Load insns as prog_type with the given attach attributes; the
  * verifier log, if any, lands in log.
  */

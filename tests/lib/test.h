@@ -61,7 +61,6 @@ int run_subtests(int argc, char **argv, const struct subtest *tests, int n);
 #define CHECK_OK(call)								\
 	do {									\
 		long long __r;							\
-		errno = 0;							\
 		__r = (long long)(call);					\
 		CHECK(__r >= 0, "returned %lld, errno %d (%s)", __r, errno,	\
 		      strerror(errno));						\

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF_MAP_TYPE_STRUCT_OPS on bpf_struct_ops_test (the registration test
+ * target): create, update (register), lookup, delete (unregister) and the
+ * lifetime of a registered struct, with the exact errnos. The debugfs
+ * file bpf_struct_ops_test plays the subsystem: it calls the registered
+ * struct and holds references on it.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "lib/test.h"
+#include "lib/sys.h"
+#include "lib/insn.h"
+#include "sops_test.skel.h"
+
+#ifndef ENOTSUPP
+#define ENOTSUPP 524
+#endif
+
+#define SOPS "bpf_struct_ops_test"
+#define DEBUGFS "/sys/kernel/debug/bpf_struct_ops_test"
+
+enum { STATE_INIT, STATE_INUSE, STATE_TOBEFREE };
+
+/* Where things are in the value, from BTF. */
+static struct layout {
+	int value_id;
+	__u32 value_size, data;
+	__u32 add, widths, touch, refused, name, flags, owner;
+	int add_idx, widths_idx;
+} L;
+
+static __u32 member_off(const struct btf_type *t, const char *name)
+{
+	const struct btf_member *m = btf_members(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(vmlinux_btf(), m->name_off), name))
+			return btf_member_bit_offset(t, i) / 8;
+	return ~0u;
+}
+
+static int init_layout(void)
+{
+	const struct btf_type *vt, *t;
+
+	if (L.value_size)
+		return 0;
+	L.value_id = vmlinux_struct_id("bpf_struct_ops_" SOPS);
+	if (L.value_id < 0)
+		return -1;
+	vt = btf__type_by_id(vmlinux_btf(), L.value_id);
+	t = btf__type_by_id(vmlinux_btf(), vmlinux_struct_id(SOPS));
+	L.value_size = vt->size;
+	L.data = member_off(vt, "data");
+	L.add = L.data + member_off(t, "add");
+	L.widths = L.data + member_off(t, "widths");
+	L.touch = L.data + member_off(t, "touch");
+	L.refused = L.data + member_off(t, "refused");
+	L.name = L.data + member_off(t, "name");
+	L.flags = L.data + member_off(t, "flags");
+	L.owner = L.data + member_off(t, "owner");
+	L.add_idx = vmlinux_member_index(SOPS, "add");
+	L.widths_idx = vmlinux_member_index(SOPS, "widths");
+	return 0;
+}
+
+static int create_map(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_vmlinux_value_type_id = L.value_id,
+		    .btf_fd = map_btf_fd());
+
+	return bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "sops", 4, L.value_size, 1, &opts);
+}
+
+static int load_member(int idx)
+{
+	static const struct bpf_insn ret5[] = { I_MOV64_IMM(BPF_REG_0, 5), I_EXIT() };
+
+	return load_prog(BPF_PROG_TYPE_STRUCT_OPS, ret5, 2, vmlinux_struct_id(SOPS),
+			 idx, "GPL", NULL, 0);
+}
+
+/* A valid value: add() and the given name, flags 1. */
+static void fill_value(void *v, int add_fd, const char *name)
+{
+	memset(v, 0, L.value_size);
+	*(__u64 *)(v + L.add) = add_fd;
+	strcpy(v + L.name, name);
+	*(__u32 *)(v + L.flags) = 1;
+}
+
+static int update(int map_fd, void *v)
+{
+	__u32 key = 0;
+
+	return bpf_map_update_elem(map_fd, &key, v, 0);
+}
+
+static int lookup(int map_fd, void *v)
+{
+	__u32 key = 0;
+
+	return bpf_map_lookup_elem(map_fd, &key, v);
+}
+
+static int value_state(const void *v)
+{
+	return *(const int *)(v + 4);
+}
+
+static int value_refcnt(const void *v)
+{
+	return *(const int *)v;
+}
+
+static __u32 prog_id(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+static __u32 map_id(int fd)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+/* Write a command to the test subsystem; 0 or -errno. */
+static int sops_cmd(const char *cmd)
+{
+	int fd = open(DEBUGFS, O_WRONLY), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, cmd, strlen(cmd)) < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* One "key: value" line of the test subsystem's state, as text. */
+static const char *sops_field(const char *key, char *buf, size_t size)
+{
+	char line[128];
+	FILE *f = fopen(DEBUGFS, "r");
+	size_t n = strlen(key);
+
+	buf[0] = '\0';
+	if (!f)
+		return buf;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			snprintf(buf, size, "%s", line + n + 2);
+			buf[strcspn(buf, "\n")] = '\0';
+		}
+	fclose(f);
+	return buf;
+}
+
+static bool all_zero(const void *v, size_t n)
+{
+	const unsigned char *p = v;
+
+	while (n--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+static void create_rules(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	int fd;
+
+	CHECK_OK(init_layout());
+	opts.btf_vmlinux_value_type_id = L.value_id;
+	/* a map with BTF ids needs a btf_fd, even for a vmlinux value type */
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size, 1, &opts), EINVAL);
+	opts.btf_fd = map_btf_fd();
+	CHECK_OK(opts.btf_fd);
+	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size, 1, &opts);
+	CHECK(fd >= 0, "good create: errno %d", errno);
+	close(fd);
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 8, L.value_size, 1, &opts), EINVAL);
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size, 2, &opts), EINVAL);
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size - 8, 1, &opts), EINVAL);
+	opts.map_flags = BPF_F_RDONLY;
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size, 1, &opts), EINVAL);
+	opts.map_flags = 0;
+	/* a vmlinux type that is not a struct_ops value type */
+	opts.btf_vmlinux_value_type_id = vmlinux_struct_id("tcp_sock");
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size, 1, &opts), ENOTSUPP);
+	/* no value type at all */
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size, 1, NULL), EINVAL);
+	/* the vmlinux value type is only for struct_ops maps */
+	opts.btf_vmlinux_value_type_id = L.value_id;
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_ARRAY, "m", 4, L.value_size, 1, &opts), EINVAL);
+}
+
+/* Without CAP_BPF/CAP_SYS_ADMIN, even with unprivileged BPF enabled. */
+static void create_needs_privilege(void)
+{
+	int fd, status;
+	char old[8] = "2";
+	pid_t pid;
+
+	CHECK_OK(init_layout());
+	fd = open("/proc/sys/kernel/unprivileged_bpf_disabled", O_RDWR);
+	CHECK_OK(fd);
+	CHECK_OK(read(fd, old, sizeof(old) - 1));
+	if (write(fd, "0", 1) != 1) {
+		/* 1 is sticky until reboot; the map_alloc rule is then untestable */
+		close(fd);
+		CHECK(0, "cannot enable unprivileged bpf (sysctl is %c)", old[0]);
+	}
+	pid = fork();
+	if (pid == 0) {
+		int mfd;
+
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(2);
+		mfd = create_map();
+		_exit(mfd < 0 && errno == EPERM ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	lseek(fd, 0, SEEK_SET);
+	CHECK_OK(write(fd, old, strlen(old)));
+	close(fd);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "unprivileged create was not refused with EPERM (status %#x)", status);
+}
+
+/* Each bad update fails with its errno and leaves the map INIT. */
+static void update_rules(void)
+{
+	int mfd, add_fd, widths_fd, dummy_fd, filter_fd, err = 0;
+	char v[512], out[512];
+	__u32 key = 1;
+
+	CHECK_OK(init_layout());
+	CHECK(L.value_size <= sizeof(v), "value too big");
+	mfd = create_map();
+	CHECK_OK(mfd);
+	add_fd = load_member(L.add_idx);
+	widths_fd = load_member(L.widths_idx);
+	dummy_fd = load_prog(BPF_PROG_TYPE_STRUCT_OPS,
+			     (struct bpf_insn[]){ I_MOV64_IMM(0, 0), I_EXIT() }, 2,
+			     vmlinux_struct_id("bpf_dummy_ops"), 0, "GPL", NULL, 0);
+	filter_fd = load_trivial_prog(BPF_PROG_TYPE_SOCKET_FILTER, 0, 0, "GPL", 0, NULL, 0);
+	CHECK(add_fd >= 0 && widths_fd >= 0 && dummy_fd >= 0 && filter_fd >= 0,
+	      "prog load: errno %d", errno);
+
+#define BAD_UPDATE(what, errno_want, mutate)				\
+	do {								\
+		fill_value(v, add_fd, "sops_u");			\
+		mutate;							\
+		errno = 0;						\
+		if (update(mfd, v) == 0 || errno != (errno_want)) {	\
+			test_fail(__FILE__, __LINE__, "%s: errno %d, want %d", \
+				  what, errno, errno_want);		\
+			err = 1;					\
+		}							\
+		if (lookup(mfd, out) || !all_zero(out, L.value_size)) { \
+			test_fail(__FILE__, __LINE__, "%s: map not left INIT", what); \
+			err = 1;					\
+		}							\
+	} while (0)
+
+	fill_value(v, add_fd, "sops_u");
+	errno = 0;
+	if (bpf_map_update_elem(mfd, &key, v, 0) == 0 || errno != E2BIG)
+		CHECK(0, "key 1: errno %d, want E2BIG", errno);
+	key = 0;
+	errno = 0;
+	if (bpf_map_update_elem(mfd, &key, v, BPF_NOEXIST) == 0 || errno != EINVAL)
+		CHECK(0, "flags: errno %d, want EINVAL", errno);
+	BAD_UPDATE("refcnt set", EINVAL, *(int *)v = 1);
+	BAD_UPDATE("state set", EINVAL, *(int *)(v + 4) = STATE_INUSE);
+	BAD_UPDATE("value padding set", EINVAL, v[L.data - 1] = 1);
+	BAD_UPDATE("data padding set", EINVAL, v[L.flags + 4] = 1);
+	BAD_UPDATE("owner set", EINVAL, *(__u64 *)(v + L.owner) = 1);
+	BAD_UPDATE("empty name", EINVAL, v[L.name] = 0);
+	BAD_UPDATE("bad name char", EINVAL, v[L.name] = '/');
+	BAD_UPDATE("unterminated name", EINVAL, memset(v + L.name, 'a', 16));
+	BAD_UPDATE("unknown flag", EINVAL, *(__u32 *)(v + L.flags) = 2);
+	BAD_UPDATE("socket filter prog", EINVAL, *(__u64 *)(v + L.add) = filter_fd);
+	BAD_UPDATE("other struct's prog", EINVAL, *(__u64 *)(v + L.add) = dummy_fd);
+	BAD_UPDATE("other member's prog", EINVAL, *(__u64 *)(v + L.add) = widths_fd);
+	BAD_UPDATE("closed fd", EBADF, *(__u64 *)(v + L.add) = 999);
+	/* reg() refuses a struct without add(): after the trampolines were built */
+	BAD_UPDATE("mandatory add missing", EINVAL,
+		   (*(__u64 *)(v + L.add) = 0, *(__u64 *)(v + L.widths) = widths_fd));
+#undef BAD_UPDATE
+
+	/* after all that, a good update registers */
+	if (!err) {
+		fill_value(v, add_fd, "sops_u");
+		err = update(mfd, v) ? -errno : 0;
+		if (!err)
+			bpf_map_delete_elem(mfd, &key);
+	}
+	close(add_fd);
+	close(widths_fd);
+	close(dummy_fd);
+	close(filter_fd);
+	close(mfd);
+	CHECK(!err, "good update after failed ones: %d", err);
+}
+
+static void register_lookup_delete(void)
+{
+	int mfd, add_fd, err;
+	char v[512], out[512], buf[64];
+	__u32 key = 0, next;
+
+	CHECK_OK(init_layout());
+	mfd = create_map();
+	add_fd = load_member(L.add_idx);
+	CHECK(mfd >= 0 && add_fd >= 0, "errno %d", errno);
+	fill_value(v, add_fd, "sops_reg");
+
+	CHECK_ERRNO(bpf_map_delete_elem(mfd, &key), ENOENT);
+	CHECK_OK(lookup(mfd, out));
+	CHECK(all_zero(out, L.value_size), "INIT lookup not zero");
+	CHECK_OK(update(mfd, v));
+	CHECK_STR(sops_field("registered", buf, sizeof(buf)), "sops_reg");
+	CHECK_STR(sops_field("flags", buf, sizeof(buf)), "0x1");
+
+	CHECK_OK(lookup(mfd, out));
+	CHECK_EQ(value_state(out), STATE_INUSE);
+	CHECK_EQ(value_refcnt(out), 1);
+	CHECK_EQ(*(__u64 *)(out + L.add), prog_id(add_fd));
+	CHECK_EQ(*(__u64 *)(out + L.widths), 0);
+	CHECK(!strcmp(out + L.name, "sops_reg"), "name %s", out + L.name);
+	CHECK_EQ(*(__u32 *)(out + L.flags), 1);
+
+	CHECK_ERRNO(update(mfd, v), EBUSY);
+	key = 1;
+	CHECK_ERRNO(bpf_map_lookup_elem(mfd, &key, out), ENOENT);
+	CHECK_OK(bpf_map_get_next_key(mfd, NULL, &next));
+	CHECK_EQ(next, 0);
+	key = 0;
+	CHECK_ERRNO(bpf_map_get_next_key(mfd, &key, &next), ENOENT);
+	CHECK_ERRNO(bpf_map_freeze(mfd), ENOTSUPP);
+
+	CHECK_OK(sops_cmd("call"));
+	CHECK_STR(sops_field("add", buf, sizeof(buf)), "5");
+
+	CHECK_OK(bpf_map_delete_elem(mfd, &key));
+	CHECK_STR(sops_field("registered", buf, sizeof(buf)), "-");
+	CHECK_EQ(sops_cmd("call"), -ENOENT);
+	CHECK_OK(lookup(mfd, out));
+	CHECK_EQ(value_state(out), STATE_TOBEFREE);
+	CHECK_EQ(value_refcnt(out), 0);
+	CHECK_EQ(*(__u64 *)(out + L.add), prog_id(add_fd));
+	CHECK_ERRNO(bpf_map_delete_elem(mfd, &key), EINPROGRESS);
+	/* deleted is not INIT: it cannot be registered again */
+	err = update(mfd, v);
+	close(add_fd);
+	close(mfd);
+	CHECK(err < 0 && errno == EBUSY, "update after delete: %d errno %d", err, errno);
+}
+
+/* Only one bpf_struct_ops_test may be registered: reg() says -EEXIST
+ * and the second map stays INIT, usable once the first is gone.
+ */
+static void reg_failure_leaves_init(void)
+{
+	int m1 = create_map(), m2 = create_map(), add_fd = load_member(L.add_idx);
+	char v[512], out[512];
+	__u32 key = 0;
+	int err;
+
+	CHECK(m1 >= 0 && m2 >= 0 && add_fd >= 0, "errno %d", errno);
+	fill_value(v, add_fd, "sops_one");
+	CHECK_OK(update(m1, v));
+	errno = 0;
+	err = update(m2, v) ? errno : 0;
+	lookup(m2, out);
+	bpf_map_delete_elem(m1, &key);
+	if (err == EEXIST && all_zero(out, L.value_size))
+		err = update(m2, v) ? -errno : 0;
+	else
+		err = err ? -1000 - err : -1;
+	bpf_map_delete_elem(m2, &key);
+	close(add_fd);
+	close(m1);
+	close(m2);
+	CHECK(!err, "second registration: %d", err);
+}
+
+static bool wait_gone(__u32 id, bool is_map)
+{
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	int i, fd;
+
+	for (i = 0; i < 200; i++) {
+		fd = is_map ? bpf_map_get_fd_by_id(id) : bpf_prog_get_fd_by_id(id);
+		if (fd < 0 && errno == ENOENT)
+			return true;
+		if (fd >= 0)
+			close(fd);
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+/*
+ * The registration outlives the map fd; after delete the struct lives on
+ * while a user holds it (TOBEFREE, refcnt = the holds), and the map and
+ * its programs are freed only once the last holder lets go.
+ */
+static void lifetime(void)
+{
+	int mfd = create_map(), add_fd = load_member(L.add_idx);
+	__u32 mid, pid, key = 0;
+	char v[512], out[512], buf[64];
+
+	CHECK(mfd >= 0 && add_fd >= 0, "errno %d", errno);
+	mid = map_id(mfd);
+	pid = prog_id(add_fd);
+	fill_value(v, add_fd, "sops_life");
+	CHECK_OK(update(mfd, v));
+	close(add_fd);
+	close(mfd);
+
+	/* nothing of user space holds it now, the registration does */
+	CHECK_OK(sops_cmd("call"));
+	CHECK_OK(sops_cmd("hold"));
+	CHECK_OK(sops_cmd("hold"));
+	mfd = bpf_map_get_fd_by_id(mid);
+	CHECK_OK(mfd);
+	CHECK_OK(lookup(mfd, out));
+	CHECK_EQ(value_refcnt(out), 3);
+	CHECK_OK(bpf_map_delete_elem(mfd, &key));
+	CHECK_OK(lookup(mfd, out));
+	CHECK_EQ(value_state(out), STATE_TOBEFREE);
+	CHECK_EQ(value_refcnt(out), 2);
+	close(mfd);
+	CHECK_STR(sops_field("holds", buf, sizeof(buf)), "2");
+	/* held: the map and the program are still there */
+	mfd = bpf_map_get_fd_by_id(mid);
+	CHECK_OK(mfd);
+	close(mfd);
+	mfd = bpf_prog_get_fd_by_id(pid);
+	CHECK_OK(mfd);
+	close(mfd);
+
+	CHECK_OK(sops_cmd("release"));
+	CHECK(wait_gone(mid, true), "map %u not freed after release", mid);
+	CHECK(wait_gone(pid, false), "prog %u not freed after release", pid);
+}
+
+/* The way a user registers: a libbpf skeleton with SEC(".struct_ops"). */
+static void skeleton_attach(void)
+{
+	struct sops_test *skel = sops_test__open_and_load();
+	struct bpf_link *link;
+	char buf[64], v_expect[32];
+	__u64 want;
+
+	CHECK(skel, "skeleton load failed: errno %d", errno);
+	link = bpf_map__attach_struct_ops(skel->maps.sops);
+	if (!link) {
+		sops_test__destroy(skel);
+		CHECK(0, "attach: errno %d", errno);
+	}
+	CHECK_STR(sops_field("registered", buf, sizeof(buf)), "sops_t1");
+	CHECK_OK(sops_cmd("call"));
+	CHECK_STR(sops_field("add", buf, sizeof(buf)), "5");
+	CHECK_STR(sops_field("touch_out", buf, sizeof(buf)), "84");
+	want = 0x81 + 0x8002 + 0x80000003ULL + 0x8000000000000004ULL - 5;
+	snprintf(v_expect, sizeof(v_expect), "%#llx", (unsigned long long)want);
+	CHECK_STR(sops_field("widths", buf, sizeof(buf)), v_expect);
+	CHECK_EQ(skel->bss->add_calls, 1);
+	CHECK_EQ(skel->bss->widths_calls, 1);
+	CHECK_EQ(skel->bss->touch_calls, 1);
+	CHECK_EQ(skel->bss->widths_args[0], 0x81);
+	CHECK_EQ(skel->bss->widths_args[1], 0x8002);
+	CHECK_EQ(skel->bss->widths_args[2], 0x80000003);
+	CHECK_EQ(skel->bss->widths_args[3], 0x8000000000000004ULL);
+	CHECK_EQ(skel->bss->widths_args[4], -5);
+	bpf_link__destroy(link);
+	CHECK_STR(sops_field("registered", buf, sizeof(buf)), "-");
+	sops_test__destroy(skel);
+}
+
+TEST_MAIN(SUBTEST(create_rules), SUBTEST(create_needs_privilege),
+	  SUBTEST(update_rules), SUBTEST(register_lookup_delete),
+	  SUBTEST(reg_failure_leaves_init), SUBTEST(lifetime),
+	  SUBTEST(skeleton_attach))

@@ -32,7 +32,7 @@ enum { STATE_INIT, STATE_INUSE, STATE_TOBEFREE };
 static struct layout {
 	int value_id;
 	__u32 value_size, data;
-	__u32 add, widths, touch, refused, name, flags, owner;
+	__u32 add, widths, touch, refused, name, flags, owner, reserved;
 	int add_idx, widths_idx;
 } L;
 
@@ -67,6 +67,7 @@ static int init_layout(void)
 	L.name = L.data + member_off(t, "name");
 	L.flags = L.data + member_off(t, "flags");
 	L.owner = L.data + member_off(t, "owner");
+	L.reserved = L.data + member_off(t, "reserved");
 	L.add_idx = vmlinux_member_index(SOPS, "add");
 	L.widths_idx = vmlinux_member_index(SOPS, "widths");
 	return 0;
@@ -208,6 +209,23 @@ static void create_rules(void)
 	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_ARRAY, "m", 4, L.value_size, 1, &opts), EINVAL);
 }
 
+/* A struct_ops map cannot be the inner map of a map-in-map. */
+static void not_an_inner_map(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	int inner, outer;
+
+	CHECK_OK(init_layout());
+	inner = create_map();
+	CHECK(inner >= 0, "create: errno %d", errno);
+	opts.inner_map_fd = inner;
+	outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "outer", 4, 4, 1, &opts);
+	close(inner);
+	if (outer >= 0)
+		close(outer);
+	CHECK(outer < 0 && errno == ENOTSUPP, "outer map: %d errno %d", outer, errno);
+}
+
 /* Without CAP_BPF/CAP_SYS_ADMIN, even with unprivileged BPF enabled. */
 static void create_needs_privilege(void)
 {
@@ -290,6 +308,7 @@ static void update_rules(void)
 	BAD_UPDATE("value padding set", EINVAL, v[L.data - 1] = 1);
 	BAD_UPDATE("data padding set", EINVAL, v[L.flags + 4] = 1);
 	BAD_UPDATE("owner set", EINVAL, *(__u64 *)(v + L.owner) = 1);
+	BAD_UPDATE("plain data field set", EINVAL, *(__u64 *)(v + L.reserved) = 1);
 	BAD_UPDATE("empty name", EINVAL, v[L.name] = 0);
 	BAD_UPDATE("bad name char", EINVAL, v[L.name] = '/');
 	BAD_UPDATE("unterminated name", EINVAL, memset(v + L.name, 'a', 16));
@@ -496,7 +515,7 @@ static void skeleton_attach(void)
 	sops_test__destroy(skel);
 }
 
-TEST_MAIN(SUBTEST(create_rules), SUBTEST(create_needs_privilege),
+TEST_MAIN(SUBTEST(create_rules), SUBTEST(not_an_inner_map), SUBTEST(create_needs_privilege),
 	  SUBTEST(update_rules), SUBTEST(register_lookup_delete),
 	  SUBTEST(reg_failure_leaves_init), SUBTEST(lifetime),
 	  SUBTEST(skeleton_attach))

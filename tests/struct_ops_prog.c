@@ -48,11 +48,13 @@ static void loads_for_member(void)
 static void member_index_out_of_range(void)
 {
 	int id = vmlinux_struct_id(SOPS);
+	int nr = btf_vlen(btf__type_by_id(vmlinux_btf(), id));
 	char want[128];
 
-	CHECK_ERRNO(load_prog(BPF_PROG_TYPE_STRUCT_OPS, ret5, 2, id, 7, "GPL",
+	/* one past the last member */
+	CHECK_ERRNO(load_prog(BPF_PROG_TYPE_STRUCT_OPS, ret5, 2, id, nr, "GPL",
 			      log_buf, sizeof(log_buf)), EINVAL);
-	snprintf(want, sizeof(want), "attach to invalid member idx 7 of struct %s", SOPS);
+	snprintf(want, sizeof(want), "attach to invalid member idx %d of struct %s", nr, SOPS);
 	CHECK(strstr(log_buf, want), "log: %s", log_buf);
 	CHECK_ERRNO(load_prog(BPF_PROG_TYPE_STRUCT_OPS, ret5, 2, id, 0xffffffff, "GPL",
 			      log_buf, sizeof(log_buf)), EINVAL);

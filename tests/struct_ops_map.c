@@ -75,10 +75,7 @@ static int init_layout(void)
 
 static int create_map(void)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_vmlinux_value_type_id = L.value_id,
-		    .btf_fd = map_btf_fd());
-
-	return bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "sops", 4, L.value_size, 1, &opts);
+	return create_struct_ops_map(SOPS, NULL, NULL);
 }
 
 static int load_member(int idx)

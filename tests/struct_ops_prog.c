@@ -139,16 +139,9 @@ static void return_value_rules(void)
 
 static void map_not_usable_by_progs(void)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts);
-	const struct btf_type *vt;
-	int vid, mfd, err;
+	int mfd, err;
 
-	vid = vmlinux_struct_id("bpf_struct_ops_" SOPS);
-	CHECK(vid > 0, "no value type");
-	vt = btf__type_by_id(vmlinux_btf(), vid);
-	opts.btf_vmlinux_value_type_id = vid;
-	opts.btf_fd = map_btf_fd();
-	mfd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "sops", 4, vt->size, 1, &opts);
+	mfd = create_struct_ops_map(SOPS, NULL, NULL);
 	CHECK(mfd >= 0, "map create: errno %d", errno);
 	{
 		const struct bpf_insn use[] = {

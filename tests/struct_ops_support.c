@@ -91,24 +91,18 @@ static void state_enum_in_btf(void)
 
 static void map_create_works(void)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts);
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
-	const struct btf_type *vt;
+	__u32 vsize;
 	int vid, fd;
 
-	vid = vmlinux_struct_id("bpf_struct_ops_bpf_dummy_ops");
-	CHECK(vid > 0, "no value type");
-	vt = btf__type_by_id(vmlinux_btf(), vid);
-	opts.btf_vmlinux_value_type_id = vid;
-	opts.btf_fd = map_btf_fd();
-	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "dummy", 4, vt->size, 1, &opts);
+	fd = create_struct_ops_map("bpf_dummy_ops", &vid, &vsize);
 	CHECK(fd >= 0, "create: errno %d", errno);
 	CHECK_OK(bpf_obj_get_info_by_fd(fd, &info, &len));
 	close(fd);
 	CHECK_EQ(info.type, BPF_MAP_TYPE_STRUCT_OPS);
 	CHECK_EQ(info.btf_vmlinux_value_type_id, vid);
-	CHECK_EQ(info.value_size, vt->size);
+	CHECK_EQ(info.value_size, vsize);
 }
 
 static void prog_load_works(void)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <bpf/bpf.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 
@@ -60,6 +62,26 @@ int map_btf_fd(void)
 	if (!btf__load_into_kernel(btf))
 		fd = btf__fd(btf);
 	return fd;
+}
+
+int create_struct_ops_map(const char *tname, int *value_id, __u32 *value_size)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = map_btf_fd());
+	const struct btf_type *vt;
+	char vname[128];
+	int vid;
+
+	snprintf(vname, sizeof(vname), "bpf_struct_ops_%s", tname);
+	vid = vmlinux_struct_id(vname);
+	if (vid < 0)
+		return vid;
+	vt = btf__type_by_id(vmlinux_btf(), vid);
+	if (value_id)
+		*value_id = vid;
+	if (value_size)
+		*value_size = vt->size;
+	opts.btf_vmlinux_value_type_id = vid;
+	return bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, tname, 4, vt->size, 1, &opts);
 }
 
 int load_prog(enum bpf_prog_type type, const struct bpf_insn *insns,

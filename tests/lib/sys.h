@@ -20,6 +20,11 @@ int vmlinux_member_index(const char *struct_name, const char *member);
  */
 int map_btf_fd(void);
 
+/* A struct_ops map for the struct_ops type named tname, with its value
+ * type's id and size in *value_id and *value_size (may be NULL).
+ */
+int create_struct_ops_map(const char *tname, int *value_id, __u32 *value_size);
+
 /* Load insns as prog_type with the given attach attributes; the
  * verifier log, if any, lands in log.
  */

@@ -18,6 +18,7 @@ help:
 	@echo "  make kernel-release  build the release kernel (benchmarks)"
 	@echo "  make check-prefixes  build every prefix of the series (slow)"
 	@echo "  make checkpatch      checkpatch --strict on patches/"
+	@echo "  make check           sparse + W=1 on the files the series touches (new warnings fail)"
 	@echo "  make deps            install the Debian packages everything needs"
 
 deps:
@@ -46,10 +47,8 @@ test: tests
 	@tests/run
 
 demo: tests
-	@echo "==> demo: the project's kernel"
-	@tools/vm -- bash -c 'uname -a; bpftool version | head -n1; \
-		echo "tcp_available_congestion_control: $$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"; \
-		for t in struct_ops; do bpftool feature probe kernel | grep -E "$${t}" ; done'
+	@echo "==> demo: boot the kernel, register a BPF-implemented struct with bpftool"
+	@tools/vm -- tools/demo-guest
 	@echo "==> demo: the test suite"
 	@tests/run
 
@@ -59,6 +58,9 @@ shell: kernel
 check-prefixes: tree
 	@tools/check-prefixes
 
+check: kernel
+	@tools/check-kernel
+
 checkpatch: tree
 	@cd build/linux && PATH=/usr/bin:$$PATH ./scripts/checkpatch.pl --strict --terse $(CURDIR)/patches/*.patch
 
@@ -66,4 +68,4 @@ clean:
 	rm -rf build/out-debug build/out-release build/tests build/vm
 
 .PHONY: help deps tree reset-tree export kernel kernel-release tests test demo shell \
-	check-prefixes checkpatch clean
+	check-prefixes checkpatch check clean

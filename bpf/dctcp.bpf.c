@@ -32,9 +32,11 @@ struct dctcp_ca {
 	__u32 ce_rcv_nxt;
 };
 
+/* alpha of a new connection (the kernel's dctcp_alpha_on_init) */
+__u32 alpha_on_init = DCTCP_MAX_ALPHA;
 /* The congestion control for peers without ECN; writable before use. */
 char fallback_cc[TCP_CA_NAME_MAX] = "cubic";
-/* What the last fallback's bpf_setsockopt() returned. */
+/* The error of the last fallback's bpf_setsockopt() that failed. */
 int fallback_err;
 
 __u64 init_calls, fallback_calls, ssthresh_calls, undo_cwnd_calls;
@@ -58,20 +60,21 @@ void TCP_CA_OP(dctcp_init, struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct dctcp_ca *ca = inet_csk_ca(sk);
-	int state = sk->__sk_common.skc_state;
+	int state = sk->__sk_common.skc_state, err;
 
 	COUNT(init_calls);
 	if (!(tp->ecn_flags & TCP_ECN_OK) &&
 	    state != TCP_LISTEN && state != TCP_CLOSE) {
 		/* no ECN on this connection: DCTCP would never see a mark */
 		COUNT(fallback_calls);
-		fallback_err = bpf_setsockopt(sk, SOL_TCP, TCP_CONGESTION,
-					      fallback_cc, sizeof(fallback_cc));
+		err = bpf_setsockopt(sk, SOL_TCP, TCP_CONGESTION, fallback_cc,
+				     sizeof(fallback_cc));
+		if (err)
+			fallback_err = err;
 		return;
 	}
 
-	/* assume the worst until the first window says otherwise */
-	ca->alpha = DCTCP_MAX_ALPHA;
+	ca->alpha = min(alpha_on_init, DCTCP_MAX_ALPHA);
 	ca->loss_cwnd = 0;
 	ca->ce_state = 0;
 	ca->ce_rcv_nxt = tp->rcv_nxt;

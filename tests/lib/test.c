@@ -8,6 +8,7 @@
 const char *test_prog_name;
 bool test_failed;
 char test_why[512];
+void (*test_after_each)(void);
 
 void test_fail(const char *file, int line, const char *fmt, ...)
 {
@@ -39,6 +40,9 @@ int run_subtests(int argc, char **argv, const struct subtest *tests, int n)
 		test_failed = false;
 		test_why[0] = '\0';
 		tests[i].fn();
+		/* a subtest that failed half-way leaves nothing to the next */
+		if (test_after_each)
+			test_after_each();
 		if (test_failed) {
 			printf("FAIL %s: %s\n", full, test_why);
 			failed++;

@@ -25,6 +25,8 @@ struct subtest {
 extern const char *test_prog_name;
 extern bool test_failed;
 extern char test_why[512];
+/* Called after every subtest, to undo what a failed one left behind. */
+extern void (*test_after_each)(void);
 
 void test_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* TCP transfers between two sockets of the guest, checked byte by byte. */
+#ifndef STRUCT_OPS_NET_H
+#define STRUCT_OPS_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <netinet/in.h>
+#include <linux/tcp.h>
+
+struct xfer {
+	/* what to do */
+	int family;		/* AF_INET or AF_INET6 */
+	const char *addr;	/* server address; default: loopback */
+	const char *cc;		/* setsockopt(TCP_CONGESTION) on both ends */
+	const char *server_cc_set; /* on the listener instead, if set */
+	size_t bytes;
+	int client_ns, server_ns; /* netns fds for the sockets, or 0 */
+	unsigned int pace_us;	/* pause after each 64 KiB, to stretch it */
+	/* called once, half-way through, with the client socket */
+	void (*midway)(struct xfer *x, int fd);
+	void *arg;
+
+	/* what happened */
+	int err;		/* 0, or the errno of the step that failed */
+	const char *failed;	/* that step */
+	size_t received;	/* bytes the server read, all as sent */
+	bool corrupt;		/* a byte differed from what was sent */
+	char client_cc[16], server_cc[16];
+	struct tcp_info client_info, server_info;
+};
+
+/* Run one transfer client -> server; returns 0 or -errno (x->failed). */
+int run_xfer(struct xfer *x);
+
+/* The congestion control a socket uses. */
+int socket_cc(int fd, char *name, size_t len);
+
+/* Read or write a sysctl under /proc/sys; the value without newline. */
+int sysctl_read(const char *path, char *buf, size_t len);
+int sysctl_write(const char *path, const char *value);
+
+/* Whether a space-separated list (as the tcp_*_congestion_control files) has name. */
+bool word_in(const char *list, const char *name);
+
+#endif

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF congestion controls carry traffic: the examples in bpf/ registered
+ * with libbpf, selected by setsockopt() and by the sysctl default, over
+ * IPv4 and IPv6 loopback and through an ECN-marking bottleneck between
+ * two network namespaces; and what happens when one is unregistered
+ * while connections use it.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <bpf/bpf.h>
+
+#include "lib/test.h"
+#include "lib/cc.h"
+#include "lib/net.h"
+
+#define MB (1000 * 1000)
+#define AVAILABLE "/proc/sys/net/ipv4/tcp_available_congestion_control"
+#define ALLOWED "/proc/sys/net/ipv4/tcp_allowed_congestion_control"
+#define DEFAULT "/proc/sys/net/ipv4/tcp_congestion_control"
+#define TCP_ECN "/proc/sys/net/ipv4/tcp_ecn"
+
+static const struct { const char *obj, *name, *busy_counter; } examples[] = {
+	{ "reno", "bpf_reno", "cong_avoid_calls" },
+	{ "dctcp", "bpf_dctcp", "in_ack_event_calls" },
+	{ "cubic", "bpf_cubic", "pkts_acked_calls" },
+};
+#define NR_EXAMPLES 3
+
+/* The struct_ops map's header as lookup returns it. */
+struct map_header {
+	__u32 refcnt;
+	__u32 state;
+};
+
+static int read_header(struct bpf_cc *cc, struct map_header *h)
+{
+	char value[4096];
+	int zero = 0;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(cc->ops), &zero, value))
+		return -errno;
+	memcpy(h, value, sizeof(*h));
+	return 0;
+}
+
+static bool listed(const char *file, const char *name)
+{
+	char buf[1024];
+
+	return !sysctl_read(file, buf, sizeof(buf)) && word_in(buf, name);
+}
+
+/* Registering adds the name to the available list, not to the allowed. */
+static void register_lists_name(void)
+{
+	struct bpf_cc cc;
+	int i;
+
+	for (i = 0; i < NR_EXAMPLES; i++) {
+		CHECK_OK(cc_open(&cc, examples[i].obj, examples[i].name));
+		CHECK(!listed(AVAILABLE, cc.name), "%s before attach", cc.name);
+		CHECK_OK(cc_attach(&cc));
+		CHECK(listed(AVAILABLE, cc.name), "%s not available", cc.name);
+		CHECK(!listed(ALLOWED, cc.name), "%s allowed while restricted", cc.name);
+		cc_detach(&cc);
+		CHECK(!listed(AVAILABLE, cc.name), "%s still available", cc.name);
+		cc_close(&cc);
+	}
+}
+
+/* 10 MB with each example on both ends, chosen by setsockopt(). */
+static void loopback(int family)
+{
+	struct xfer x = { .family = family, .bytes = 10 * MB };
+	struct bpf_cc cc;
+	int i;
+
+	for (i = 0; i < NR_EXAMPLES; i++) {
+		CHECK_OK(cc_open(&cc, examples[i].obj, examples[i].name));
+		CHECK_OK(cc_attach(&cc));
+		x.cc = cc.name;
+		CHECK(!run_xfer(&x), "%s: %s: %s", cc.name, x.failed, strerror(x.err));
+		CHECK_EQ(x.received, x.bytes);
+		CHECK(!x.corrupt, "%s: data corrupted", cc.name);
+		CHECK_STR(x.client_cc, cc.name);
+		CHECK_STR(x.server_cc, cc.name);
+		/* both ends initialized, and the CC ran on every ACK */
+		CHECK(cc_u64(&cc, "init_calls") >= 2, "%s: init_calls %llu", cc.name,
+		      (unsigned long long)cc_u64(&cc, "init_calls"));
+		CHECK(cc_u64(&cc, "cong_avoid_calls") > 0, "%s: no cong_avoid", cc.name);
+		CHECK(cc_u64(&cc, examples[i].busy_counter) > 10, "%s: %s = %llu",
+		      cc.name, examples[i].busy_counter,
+		      (unsigned long long)cc_u64(&cc, examples[i].busy_counter));
+		cc_close(&cc);
+	}
+}
+
+static void loopback_ipv4(void)
+{
+	loopback(AF_INET);
+}
+
+static void loopback_ipv6(void)
+{
+	loopback(AF_INET6);
+}
+
+/* As the sysctl default, new sockets get it without asking. */
+static void sysctl_default(void)
+{
+	struct xfer x = { .family = AF_INET, .bytes = 10 * MB };
+	char saved[64], now[64];
+	struct bpf_cc cc;
+	int i;
+
+	CHECK_OK(sysctl_read(DEFAULT, saved, sizeof(saved)));
+	for (i = 0; i < NR_EXAMPLES; i++) {
+		CHECK_OK(cc_open(&cc, examples[i].obj, examples[i].name));
+		CHECK_OK(cc_attach(&cc));
+		CHECK_OK(sysctl_write(DEFAULT, cc.name));
+		CHECK_OK(sysctl_read(DEFAULT, now, sizeof(now)));
+		CHECK_STR(now, cc.name);
+		/* the default is allowed to everybody */
+		CHECK(listed(ALLOWED, cc.name), "%s not allowed as default", cc.name);
+		x.family = i == 1 ? AF_INET6 : AF_INET;
+		CHECK(!run_xfer(&x), "%s: %s: %s", cc.name, x.failed, strerror(x.err));
+		CHECK_EQ(x.received, x.bytes);
+		CHECK(!x.corrupt, "%s: data corrupted", cc.name);
+		CHECK_STR(x.client_cc, cc.name);
+		CHECK_STR(x.server_cc, cc.name);
+		CHECK(cc_u64(&cc, "cong_avoid_calls") > 0, "%s: no cong_avoid", cc.name);
+		CHECK_OK(sysctl_write(DEFAULT, saved));
+		cc_close(&cc);
+	}
+}
+
+struct ss_probe {
+	const char *name;
+	bool seen;
+};
+
+/* ss -ti, half-way through: the connection shows the BPF name. */
+static void run_ss(struct xfer *x, int fd)
+{
+	struct ss_probe *p = x->arg;
+	char line[1024];
+	FILE *f;
+
+	f = popen("ss -tniH state established", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, p->name))
+			p->seen = true;
+	pclose(f);
+}
+
+static void ss_shows_name(void)
+{
+	struct ss_probe probe = { .name = "bpf_cubic" };
+	struct xfer x = { .family = AF_INET, .bytes = 4 * MB, .midway = run_ss,
+			  .arg = &probe, .cc = "bpf_cubic" };
+	struct bpf_cc cc;
+
+	CHECK_OK(cc_open(&cc, "cubic", "bpf_cubic"));
+	CHECK_OK(cc_attach(&cc));
+	CHECK(!run_xfer(&x), "%s: %s", x.failed, strerror(x.err));
+	CHECK(probe.seen, "ss -ti did not show bpf_cubic");
+	cc_close(&cc);
+}
+
+/* Runs x with net.ipv4.tcp_ecn=0, so that the server will not do ECN. */
+static void run_xfer_without_ecn(struct xfer *x)
+{
+	char ecn[16];
+
+	if (sysctl_read(TCP_ECN, ecn, sizeof(ecn)) || sysctl_write(TCP_ECN, "0")) {
+		x->err = errno;
+		x->failed = "tcp_ecn sysctl";
+		return;
+	}
+	run_xfer(x);
+	sysctl_write(TCP_ECN, ecn);
+}
+
+/* A peer without ECN: DCTCP's init() switches the socket to its fallback. */
+static void dctcp_fallback_without_ecn(void)
+{
+	struct xfer x = { .family = AF_INET, .bytes = 2 * MB, .cc = "bpf_dctcp",
+			  .server_cc_set = "reno" };
+	struct bpf_cc cc;
+
+	CHECK_OK(cc_open(&cc, "dctcp", "bpf_dctcp"));
+	CHECK_OK(cc_attach(&cc));
+	run_xfer_without_ecn(&x);
+	CHECK(!x.err, "%s: %s", x.failed, strerror(x.err));
+	CHECK_EQ(x.received, x.bytes);
+	CHECK(!(x.client_info.tcpi_options & TCPI_OPT_ECN), "ECN negotiated");
+	CHECK_STR(x.client_cc, "cubic");
+	CHECK_EQ(cc_u64(&cc, "fallback_calls"), 1);
+	CHECK_EQ((int)cc_u32(&cc, "fallback_err"), 0);
+	cc_close(&cc);
+}
+
+/*
+ * The fallback is a BPF CC whose init() wants to switch again: that
+ * second bpf_setsockopt(TCP_CONGESTION) is refused with -EBUSY rather
+ * than recursing, and the socket stays on the first fallback.
+ */
+static void dctcp_fallback_chain_is_busy(void)
+{
+	struct xfer x = { .family = AF_INET, .bytes = 2 * MB, .cc = "bpf_dctcp",
+			  .server_cc_set = "reno" };
+	char fallback[16] = "bpf_dctcp2";
+	struct bpf_cc cc;
+
+	CHECK_OK(cc_open(&cc, "dctcp_pair", "bpf_dctcp"));
+	CHECK_OK(cc_write(&cc, "fallback_cc", fallback, sizeof(fallback)));
+	CHECK_OK(cc_attach(&cc));
+	CHECK_OK(cc_attach_map(&cc, bpf_object__find_map_by_name(cc.obj, "dctcp2")));
+	run_xfer_without_ecn(&x);
+	CHECK(!x.err, "%s: %s", x.failed, strerror(x.err));
+	CHECK_EQ(x.received, x.bytes);
+	CHECK_STR(x.client_cc, "bpf_dctcp2");
+	CHECK_EQ(cc_u64(&cc, "fallback_calls"), 2);
+	CHECK_EQ((int)cc_u32(&cc, "fallback_err"), -EBUSY);
+	cc_close(&cc);
+}
+
+/* Two namespaces over veth, the sender's side shaped and marking CE. */
+static const char * const bottleneck_setup[] = {
+	"ip netns add so_snd",
+	"ip netns add so_rcv",
+	"ip link add veth_snd netns so_snd type veth peer name veth_rcv netns so_rcv",
+	"ip -n so_snd addr add 10.77.0.1/24 dev veth_snd",
+	"ip -n so_rcv addr add 10.77.0.2/24 dev veth_rcv",
+	"ip -n so_snd link set veth_snd up gso_max_size 1500",
+	"ip -n so_rcv link set veth_rcv up gso_max_size 1500",
+	"ip -n so_snd link set lo up",
+	"ip -n so_rcv link set lo up",
+	"tc -n so_snd qdisc add dev veth_snd root handle 1: htb default 1",
+	"tc -n so_snd class add dev veth_snd parent 1: classid 1:1 htb rate 10mbit",
+	/* DCTCP-style step marking: CE on every packet queued over 1 ms */
+	"tc -n so_snd qdisc add dev veth_snd parent 1:1 handle 10: fq_codel ecn "
+	"ce_threshold 1ms",
+	"tc -n so_rcv qdisc add dev veth_rcv root netem delay 2ms",
+	NULL,
+};
+
+static void bottleneck_teardown(void)
+{
+	if (system("ip netns del so_snd 2>/dev/null; ip netns del so_rcv 2>/dev/null"))
+		return;
+}
+
+static int bottleneck_up(int *snd, int *rcv)
+{
+	static bool registered;
+	int i;
+
+	if (!registered)
+		registered = !atexit(bottleneck_teardown);
+	bottleneck_teardown();
+	for (i = 0; bottleneck_setup[i]; i++) {
+		if (system(bottleneck_setup[i])) {
+			fprintf(stderr, "failed: %s\n", bottleneck_setup[i]);
+			return -1;
+		}
+	}
+	*snd = open("/run/netns/so_snd", O_RDONLY);
+	*rcv = open("/run/netns/so_rcv", O_RDONLY);
+	return *snd >= 0 && *rcv >= 0 ? 0 : -1;
+}
+
+static char tc_stats[2048];
+
+/* Packets the bottleneck marked CE so far; its statistics in tc_stats. */
+static long ce_marked(void)
+{
+	char line[512];
+	long marked = -1;
+	const char *p;
+	FILE *f;
+
+	tc_stats[0] = '\0';
+	f = popen("tc -n so_snd -s qdisc show dev veth_snd", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		strncat(tc_stats, line, sizeof(tc_stats) - strlen(tc_stats) - 1);
+		if ((p = strstr(line, "ce_mark ")))
+			marked = atol(p + 8);
+	}
+	pclose(f);
+	return marked;
+}
+
+static void ecn_bottleneck_dctcp(void)
+{
+	struct xfer x = { .family = AF_INET, .bytes = 4 * MB, .cc = "bpf_dctcp",
+			  .addr = "10.77.0.2" };
+	__u32 zero = 0, alpha, cwnd, ssthresh, want;
+	struct bpf_cc cc;
+	long marked;
+
+	CHECK_OK(bottleneck_up(&x.client_ns, &x.server_ns));
+	CHECK_OK(cc_open(&cc, "dctcp", "bpf_dctcp"));
+	/* start from alpha 0, so that any alpha comes from the marks */
+	CHECK_OK(cc_write(&cc, "alpha_on_init", &zero, sizeof(zero)));
+	CHECK_OK(cc_attach(&cc));
+	run_xfer(&x);
+	marked = ce_marked();
+	bottleneck_teardown();
+	CHECK(!x.err, "%s: %s", x.failed, strerror(x.err));
+	CHECK_EQ(x.received, x.bytes);
+	CHECK(!x.corrupt, "data corrupted");
+	CHECK_STR(x.client_cc, "bpf_dctcp");
+	CHECK(x.client_info.tcpi_options & TCPI_OPT_ECN, "ECN not negotiated");
+	CHECK(marked > 0, "the bottleneck marked %ld packets; tc said:\n%s", marked,
+	      tc_stats);
+	CHECK(x.client_info.tcpi_delivered_ce > 0, "sender saw no CE echo");
+	CHECK(cc_u64(&cc, "ce_changes") > 0, "receiver saw no CE change");
+	CHECK_EQ(cc_u64(&cc, "fallback_calls"), 0);
+	CHECK(cc_u32(&cc, "max_alpha") > 0, "alpha stayed 0");
+	CHECK(cc_u64(&cc, "ssthresh_calls") > 0, "cwnd never cut");
+	/* the last cut was by alpha / 2, not by half */
+	alpha = cc_u32(&cc, "cut_alpha");
+	cwnd = cc_u32(&cc, "cut_cwnd");
+	ssthresh = cc_u32(&cc, "cut_ssthresh");
+	want = cwnd - ((cwnd * alpha) >> 11);
+	CHECK_EQ(ssthresh, want < 2 ? 2 : want);
+	CHECK(alpha < 1024, "alpha %u: a full halving", alpha);
+	cc_close(&cc);
+	close(x.client_ns);
+	close(x.server_ns);
+}
+
+/* The same bottleneck with a receiver that does not do ECN. */
+static void ecn_bottleneck_fallback(void)
+{
+	struct xfer x = { .family = AF_INET, .bytes = 1 * MB, .cc = "bpf_dctcp",
+			  .server_cc_set = "cubic", .addr = "10.77.0.2" };
+	struct bpf_cc cc;
+
+	CHECK_OK(bottleneck_up(&x.client_ns, &x.server_ns));
+	CHECK(!system("ip netns exec so_rcv sysctl -qw net.ipv4.tcp_ecn=0"), "tcp_ecn");
+	CHECK_OK(cc_open(&cc, "dctcp", "bpf_dctcp"));
+	CHECK_OK(cc_attach(&cc));
+	run_xfer(&x);
+	bottleneck_teardown();
+	CHECK(!x.err, "%s: %s", x.failed, strerror(x.err));
+	CHECK_EQ(x.received, x.bytes);
+	CHECK(!(x.client_info.tcpi_options & TCPI_OPT_ECN), "ECN negotiated");
+	CHECK_STR(x.client_cc, "cubic");
+	CHECK_EQ(cc_u64(&cc, "fallback_calls"), 1);
+	CHECK_EQ((int)cc_u32(&cc, "fallback_err"), 0);
+	cc_close(&cc);
+	close(x.client_ns);
+	close(x.server_ns);
+}
+
+struct unreg_probe {
+	struct bpf_cc *cc;
+	struct map_header during;
+	int new_socket_errno;
+	bool still_available;
+};
+
+/* Half-way: unregister, then look at what is left. */
+static void unregister_now(struct xfer *x, int fd)
+{
+	struct unreg_probe *p = x->arg;
+	int s;
+
+	cc_detach(p->cc);
+	read_header(p->cc, &p->during);
+	s = socket(AF_INET, SOCK_STREAM, 0);
+	errno = 0;
+	if (setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, "bpf_reno", 8))
+		p->new_socket_errno = errno;
+	close(s);
+	p->still_available = listed(AVAILABLE, "bpf_reno");
+}
+
+static bool map_exists(__u32 id)
+{
+	int fd = bpf_map_get_fd_by_id(id);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static void unregister_during_transfer(void)
+{
+	struct bpf_cc cc;
+	struct unreg_probe probe = { .cc = &cc };
+	struct xfer x = { .family = AF_INET, .bytes = 8 * MB, .cc = "bpf_reno",
+			  .pace_us = 2000, .midway = unregister_now, .arg = &probe };
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	struct map_header after;
+	int i;
+
+	CHECK_OK(cc_open(&cc, "reno", "bpf_reno"));
+	CHECK_OK(cc_attach(&cc));
+	CHECK_OK(bpf_obj_get_info_by_fd(bpf_map__fd(cc.ops), &info, &len));
+	CHECK(!run_xfer(&x), "%s: %s", x.failed, strerror(x.err));
+	/* the connection finished on the unregistered CC */
+	CHECK_EQ(x.received, x.bytes);
+	CHECK(!x.corrupt, "data corrupted");
+	/* while it ran: TOBEFREE, held by the listener and both ends */
+	CHECK_EQ(probe.during.state, 2);
+	CHECK_EQ(probe.during.refcnt, 3);
+	CHECK_EQ(probe.new_socket_errno, ENOENT);
+	CHECK(!probe.still_available, "bpf_reno still available");
+	CHECK(cc_u64(&cc, "cong_avoid_calls") > 0, "no cong_avoid");
+
+	/* the sockets let go as they close */
+	for (i = 0; i < 50; i++) {
+		CHECK_OK(read_header(&cc, &after));
+		if (!after.refcnt)
+			break;
+		usleep(100 * 1000);
+	}
+	CHECK_EQ(after.state, 2);
+	CHECK_EQ(after.refcnt, 0);
+
+	/* the last fd gone, the map goes */
+	cc_close(&cc);
+	for (i = 0; i < 50 && map_exists(info.id); i++)
+		usleep(100 * 1000);
+	CHECK(!map_exists(info.id), "map %u still there", info.id);
+
+	/* and the name is free again */
+	CHECK_OK(cc_open(&cc, "reno", "bpf_reno"));
+	CHECK_OK(cc_attach(&cc));
+	CHECK(listed(AVAILABLE, "bpf_reno"), "bpf_reno not re-registered");
+	cc_close(&cc);
+}
+
+/* A second registration of the same name fails as TCP's does. */
+static void duplicate_name(void)
+{
+	struct bpf_cc a, b;
+	struct map_header h;
+
+	CHECK_OK(cc_open(&a, "reno", "bpf_reno"));
+	CHECK_OK(cc_open(&b, "reno", "bpf_reno"));
+	CHECK_OK(cc_attach(&a));
+	CHECK_EQ(cc_attach(&b), -EEXIST);
+	CHECK_OK(read_header(&b, &h));
+	CHECK_EQ(h.state, 0);	/* still INIT: it can be used once the name is free */
+	cc_close(&a);
+	CHECK_OK(cc_attach(&b));
+	cc_close(&b);
+}
+
+TEST_MAIN(SUBTEST(register_lists_name), SUBTEST(loopback_ipv4),
+	  SUBTEST(loopback_ipv6), SUBTEST(sysctl_default), SUBTEST(ss_shows_name),
+	  SUBTEST(dctcp_fallback_without_ecn),
+	  SUBTEST(dctcp_fallback_chain_is_busy),
+	  SUBTEST(ecn_bottleneck_dctcp), SUBTEST(ecn_bottleneck_fallback),
+	  SUBTEST(unregister_during_transfer), SUBTEST(duplicate_name))

@@ -22,6 +22,10 @@
 	((struct bpf_insn){ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = dst, \
 			    .src_reg = BPF_PSEUDO_MAP_FD, .imm = fd }), \
 	((struct bpf_insn){ 0 })
+#define I_ADD64_IMM(dst, v) \
+	((struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = dst, .imm = v })
+/* call helper id */
+#define I_CALL(id) ((struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .imm = id })
 #define I_EXIT() ((struct bpf_insn){ .code = BPF_JMP | BPF_EXIT })
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

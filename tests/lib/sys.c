@@ -119,3 +119,52 @@ int load_trivial_prog(enum bpf_prog_type type, __u32 attach_btf_id,
 	return load_prog(type, insns, 2, attach_btf_id, expected_attach_type,
 			 license, log, log_size);
 }
+
+/* Depth-first search of t's members, through nested structs and unions. */
+static int find_member(const struct btf_type *t, const char *name, __u32 base,
+		       __u32 *off, __u32 *type_id)
+{
+	struct btf *btf = vmlinux_btf();
+	const struct btf_member *m = btf_members(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const struct btf_type *mt = btf__type_by_id(btf, m->type);
+		__u32 moff = base + btf_member_bit_offset(t, i) / 8;
+
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name)) {
+			*off = moff;
+			*type_id = m->type;
+			return 0;
+		}
+		while (btf_is_mod(mt) || btf_is_typedef(mt))
+			mt = btf__type_by_id(btf, mt->type);
+		if ((btf_is_struct(mt) || btf_is_union(mt)) &&
+		    !find_member(mt, name, moff, off, type_id))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+int vmlinux_field(const char *struct_name, const char *path, __u32 *off,
+		  __u32 *size)
+{
+	int id = vmlinux_struct_id(struct_name);
+	char buf[128], *part, *save;
+	const struct btf_type *t;
+	__u32 type_id, base = 0;
+
+	if (id < 0)
+		return id;
+	t = btf__type_by_id(vmlinux_btf(), id);
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (part = strtok_r(buf, ".", &save); part; part = strtok_r(NULL, ".", &save)) {
+		if (find_member(t, part, base, &base, &type_id))
+			return -ENOENT;
+		t = btf__type_by_id(vmlinux_btf(), btf__resolve_type(vmlinux_btf(), type_id));
+	}
+	*off = base;
+	if (size)
+		*size = btf__resolve_size(vmlinux_btf(), type_id);
+	return 0;
+}

@@ -15,6 +15,12 @@ int vmlinux_struct_id(const char *name);
 /* The index of a named member of a vmlinux struct, or -ENOENT. */
 int vmlinux_member_index(const char *struct_name, const char *member);
 
+/* Byte offset (and size) of a field of a vmlinux struct, found by name
+ * through nested structs; path may name nested fields, "a.b".
+ */
+int vmlinux_field(const char *struct_name, const char *path, __u32 *off,
+		  __u32 *size);
+
 /* A BTF object to pass as btf_fd: map_create insists on one whenever a
  * map has BTF ids, vmlinux value types included. Loaded once.
  */

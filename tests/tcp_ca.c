@@ -461,9 +461,54 @@ static void duplicate_name(void)
 	cc_close(&b);
 }
 
+/*
+ * A BPF congestion control may write any value to snd_cwnd: TCP must
+ * survive it. 2^32 - 1 means no congestion limit (the receive window and
+ * TSQ still limit the sender); 0 stops new transmissions, and TCP's
+ * zero-window probe timer keeps the connection alive and trickling.
+ */
+static void wild_cwnd(__u32 cwnd, size_t bytes, unsigned int timeout_s,
+		      struct xfer *x)
+{
+	struct bpf_cc cc;
+
+	x->family = AF_INET;
+	x->bytes = bytes;
+	x->cc = "bpf_wild_cwnd";
+	x->timeout_s = timeout_s;
+	CHECK_OK(cc_open(&cc, "wild_cwnd", "bpf_wild_cwnd"));
+	CHECK_OK(cc_write(&cc, "forced_cwnd", &cwnd, sizeof(cwnd)));
+	CHECK_OK(cc_attach(&cc));
+	run_xfer(x);
+	cc_close(&cc);
+}
+
+static void huge_cwnd_is_no_limit(void)
+{
+	struct xfer x = {};
+
+	wild_cwnd(~0U, 10 * MB, 60, &x);
+	CHECK(!x.err, "%s: %s", x.failed, strerror(x.err));
+	CHECK_EQ(x.received, x.bytes);
+	CHECK(!x.corrupt, "data corrupted");
+	CHECK_EQ(x.client_info.tcpi_snd_cwnd, ~0U);
+}
+
+static void zero_cwnd_stalls(void)
+{
+	struct xfer x = {};
+
+	wild_cwnd(0, 4 * MB, 3, &x);
+	CHECK_STR(x.failed ? x.failed : "(none)", "write");
+	CHECK_EQ(x.err, EAGAIN);
+	CHECK(x.received < x.bytes, "all %zu bytes went through", x.received);
+	CHECK(!x.corrupt, "data corrupted");
+}
+
 TEST_MAIN(SUBTEST(register_lists_name), SUBTEST(loopback_ipv4),
 	  SUBTEST(loopback_ipv6), SUBTEST(sysctl_default), SUBTEST(ss_shows_name),
 	  SUBTEST(dctcp_fallback_without_ecn),
 	  SUBTEST(dctcp_fallback_chain_is_busy),
 	  SUBTEST(ecn_bottleneck_dctcp), SUBTEST(ecn_bottleneck_fallback),
-	  SUBTEST(unregister_during_transfer), SUBTEST(duplicate_name))
+	  SUBTEST(unregister_during_transfer), SUBTEST(duplicate_name),
+	  SUBTEST(huge_cwnd_is_no_limit), SUBTEST(zero_cwnd_stalls))

@@ -33,17 +33,50 @@ const char *test_file(const char *name)
  */
 #define MAX_OPEN 16
 static struct bpf_object *open_objs[MAX_OPEN];
-static struct bpf_link *open_links[MAX_OPEN];
+static struct {
+	struct bpf_link *link;
+	struct bpf_object *obj;
+} open_links[MAX_OPEN];
 
-static void track(void **slots, void *p, bool add)
+static void track_obj(struct bpf_object *obj, bool add)
 {
 	int i;
 
 	for (i = 0; i < MAX_OPEN; i++) {
-		if (slots[i] == (add ? NULL : p)) {
-			slots[i] = add ? p : NULL;
+		if (open_objs[i] == (add ? NULL : obj)) {
+			open_objs[i] = add ? obj : NULL;
 			return;
 		}
+	}
+}
+
+static void track_link(struct bpf_link *link, struct bpf_object *obj)
+{
+	int i;
+
+	for (i = 0; i < MAX_OPEN; i++) {
+		if (!open_links[i].link) {
+			open_links[i].link = link;
+			open_links[i].obj = obj;
+			return;
+		}
+	}
+}
+
+/*
+ * Unregister what obj registered (NULL: everything) before its maps'
+ * fds close: libbpf 1.1's struct_ops link deletes through the map's fd.
+ */
+static void destroy_links(struct bpf_object *obj, struct bpf_link *only)
+{
+	int i;
+
+	for (i = 0; i < MAX_OPEN; i++) {
+		if (!open_links[i].link || (obj && open_links[i].obj != obj) ||
+		    (only && open_links[i].link != only))
+			continue;
+		bpf_link__destroy(open_links[i].link);
+		open_links[i].link = NULL;
 	}
 }
 
@@ -51,10 +84,7 @@ static void cc_close_all(void)
 {
 	int i;
 
-	for (i = 0; i < MAX_OPEN; i++) {
-		bpf_link__destroy(open_links[i]);
-		open_links[i] = NULL;
-	}
+	destroy_links(NULL, NULL);
 	for (i = 0; i < MAX_OPEN; i++) {
 		bpf_object__close(open_objs[i]);
 		open_objs[i] = NULL;
@@ -88,7 +118,7 @@ int cc_open(struct bpf_cc *cc, const char *obj, const char *name)
 	cc->obj = bpf_object__open_file(test_file(file), NULL);
 	if (!cc->obj)
 		return -errno;
-	track((void **)open_objs, cc->obj, true);
+	track_obj(cc->obj, true);
 	err = bpf_object__load(cc->obj);
 	if (err) {
 		cc_close(cc);
@@ -108,7 +138,7 @@ int cc_attach_map(struct bpf_cc *cc, struct bpf_map *map)
 
 	if (!link)
 		return -errno;
-	track((void **)open_links, link, true);
+	track_link(link, cc->obj);
 	if (map == cc->ops)
 		cc->link = link;
 	return 0;
@@ -121,15 +151,18 @@ int cc_attach(struct bpf_cc *cc)
 
 void cc_detach(struct bpf_cc *cc)
 {
-	track((void **)open_links, cc->link, false);
-	bpf_link__destroy(cc->link);
+	if (cc->link)
+		destroy_links(cc->obj, cc->link);
 	cc->link = NULL;
 }
 
 void cc_close(struct bpf_cc *cc)
 {
-	cc_detach(cc);
-	track((void **)open_objs, cc->obj, false);
+	if (!cc->obj)
+		return;
+	destroy_links(cc->obj, NULL);
+	cc->link = NULL;
+	track_obj(cc->obj, false);
 	bpf_object__close(cc->obj);
 	cc->obj = NULL;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "net.h"
@@ -79,6 +80,14 @@ static int make_addr(const struct xfer *x, struct sockaddr_storage *ss,
 	}
 }
 
+static void set_timeout(int fd, int opt, unsigned int seconds)
+{
+	struct timeval tv = { .tv_sec = seconds };
+
+	if (seconds)
+		setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
+}
+
 struct server {
 	struct xfer *x;
 	int lfd;
@@ -102,6 +111,7 @@ static void *serve(void *arg)
 		return NULL;
 	}
 	socket_cc(fd, x->server_cc, sizeof(x->server_cc));
+	set_timeout(fd, SO_RCVTIMEO, x->timeout_s);
 	while ((n = read(fd, buf, sizeof(buf))) > 0) {
 		for (i = 0; i < n; i++)
 			if (buf[i] != pattern(x->received + i))
@@ -177,6 +187,7 @@ int run_xfer(struct xfer *x)
 	if (connect(fd, (void *)&ss, len))
 		FAIL("connect");
 	socket_cc(fd, x->client_cc, sizeof(x->client_cc));
+	set_timeout(fd, SO_SNDTIMEO, x->timeout_s);
 	if (send_all(x, fd))
 		FAIL("write");
 	tcp_info(fd, &x->client_info);

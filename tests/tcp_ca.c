@@ -363,6 +363,29 @@ static void ecn_bottleneck_fallback(void)
 	close(x.server_ns);
 }
 
+/* A route's congctl picks the BPF CC for connections over that route. */
+static void route_congctl(void)
+{
+	struct xfer x = { .family = AF_INET, .bytes = 1 * MB, .addr = "10.77.0.2" };
+	struct bpf_cc cc;
+
+	CHECK_OK(bottleneck_up(&x.client_ns, &x.server_ns));
+	CHECK_OK(cc_open(&cc, "reno", "bpf_reno"));
+	CHECK_OK(cc_attach(&cc));
+	CHECK(!system("ip -n so_snd route replace 10.77.0.0/24 dev veth_snd "
+		       "congctl bpf_reno"), "ip route ... congctl bpf_reno failed");
+	run_xfer(&x);
+	bottleneck_teardown();
+	CHECK(!x.err, "%s: %s", x.failed, strerror(x.err));
+	CHECK_EQ(x.received, x.bytes);
+	CHECK_STR(x.client_cc, "bpf_reno");
+	CHECK(strcmp(x.server_cc, "bpf_reno"), "the server's route has no congctl");
+	CHECK(cc_u64(&cc, "cong_avoid_calls") > 0, "no cong_avoid");
+	cc_close(&cc);
+	close(x.client_ns);
+	close(x.server_ns);
+}
+
 struct unreg_probe {
 	struct bpf_cc *cc;
 	struct map_header during;
@@ -518,6 +541,6 @@ TEST_MAIN(SUBTEST(register_lists_name), SUBTEST(loopback_ipv4),
 	  SUBTEST(loopback_ipv6), SUBTEST(sysctl_default), SUBTEST(ss_shows_name),
 	  SUBTEST(dctcp_fallback_without_ecn),
 	  SUBTEST(dctcp_fallback_chain_is_busy),
-	  SUBTEST(ecn_bottleneck_dctcp), SUBTEST(ecn_bottleneck_fallback),
+	  SUBTEST(ecn_bottleneck_dctcp), SUBTEST(ecn_bottleneck_fallback), SUBTEST(route_congctl),
 	  SUBTEST(unregister_during_transfer), SUBTEST(duplicate_name),
 	  SUBTEST(huge_cwnd_is_no_limit), SUBTEST(zero_cwnd_still_delivers))

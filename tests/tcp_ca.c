@@ -187,6 +187,17 @@ static void run_xfer_without_ecn(struct xfer *x)
 	sysctl_write(TCP_ECN, ecn);
 }
 
+/* The transfer went through on the fallback, cubic, without ECN. */
+static void check_fell_back(const struct xfer *x, struct bpf_cc *cc)
+{
+	CHECK(!x->err, "%s: %s", x->failed, strerror(x->err));
+	CHECK_EQ(x->received, x->bytes);
+	CHECK(!(x->client_info.tcpi_options & TCPI_OPT_ECN), "ECN negotiated");
+	CHECK_STR(x->client_cc, "cubic");
+	CHECK_EQ(cc_u64(cc, "fallback_calls"), 1);
+	CHECK_EQ((int)cc_u32(cc, "fallback_err"), 0);
+}
+
 /* A peer without ECN: DCTCP's init() switches the socket to its fallback. */
 static void dctcp_fallback_without_ecn(void)
 {
@@ -197,12 +208,7 @@ static void dctcp_fallback_without_ecn(void)
 	CHECK_OK(cc_open(&cc, "dctcp", "bpf_dctcp"));
 	CHECK_OK(cc_attach(&cc));
 	run_xfer_without_ecn(&x);
-	CHECK(!x.err, "%s: %s", x.failed, strerror(x.err));
-	CHECK_EQ(x.received, x.bytes);
-	CHECK(!(x.client_info.tcpi_options & TCPI_OPT_ECN), "ECN negotiated");
-	CHECK_STR(x.client_cc, "cubic");
-	CHECK_EQ(cc_u64(&cc, "fallback_calls"), 1);
-	CHECK_EQ((int)cc_u32(&cc, "fallback_err"), 0);
+	check_fell_back(&x, &cc);
 	cc_close(&cc);
 }
 
@@ -352,12 +358,7 @@ static void ecn_bottleneck_fallback(void)
 	CHECK_OK(cc_attach(&cc));
 	run_xfer(&x);
 	bottleneck_teardown();
-	CHECK(!x.err, "%s: %s", x.failed, strerror(x.err));
-	CHECK_EQ(x.received, x.bytes);
-	CHECK(!(x.client_info.tcpi_options & TCPI_OPT_ECN), "ECN negotiated");
-	CHECK_STR(x.client_cc, "cubic");
-	CHECK_EQ(cc_u64(&cc, "fallback_calls"), 1);
-	CHECK_EQ((int)cc_u32(&cc, "fallback_err"), 0);
+	check_fell_back(&x, &cc);
 	cc_close(&cc);
 	close(x.client_ns);
 	close(x.server_ns);

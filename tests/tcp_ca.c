@@ -16,6 +16,9 @@
 #include "lib/test.h"
 #include "lib/cc.h"
 #include "lib/net.h"
+#include "reno.skel.h"
+#include "dctcp.skel.h"
+#include "cubic.skel.h"
 
 #define MB (1000 * 1000)
 #define AVAILABLE "/proc/sys/net/ipv4/tcp_available_congestion_control"
@@ -70,6 +73,28 @@ static void register_lists_name(void)
 		CHECK(!listed(AVAILABLE, cc.name), "%s still available", cc.name);
 		cc_close(&cc);
 	}
+}
+
+/* The skeletons bpftool generates for the examples work as they are. */
+#define SKELETON_ROUND_TRIP(skel, ops, cc_name)					\
+	do {									\
+		struct skel *s = skel##__open_and_load();			\
+		struct bpf_link *link;						\
+										\
+		CHECK(s, #skel ": open_and_load: errno %d", errno);		\
+		link = bpf_map__attach_struct_ops(s->maps.ops);			\
+		CHECK(link, #skel ": attach: errno %d", errno);			\
+		CHECK(listed(AVAILABLE, cc_name), cc_name " not available");	\
+		bpf_link__destroy(link);					\
+		CHECK(!listed(AVAILABLE, cc_name), cc_name " still available");	\
+		skel##__destroy(s);						\
+	} while (0)
+
+static void skeletons(void)
+{
+	SKELETON_ROUND_TRIP(reno, reno, "bpf_reno");
+	SKELETON_ROUND_TRIP(dctcp, dctcp, "bpf_dctcp");
+	SKELETON_ROUND_TRIP(cubic, cubic, "bpf_cubic");
 }
 
 /* 10 MB with each example on both ends, chosen by setsockopt(). */
@@ -538,7 +563,7 @@ static void zero_cwnd_still_delivers(void)
 	CHECK_EQ(x.client_info.tcpi_snd_cwnd, 0);
 }
 
-TEST_MAIN(SUBTEST(register_lists_name), SUBTEST(loopback_ipv4),
+TEST_MAIN(SUBTEST(register_lists_name), SUBTEST(skeletons), SUBTEST(loopback_ipv4),
 	  SUBTEST(loopback_ipv6), SUBTEST(sysctl_default), SUBTEST(ss_shows_name),
 	  SUBTEST(dctcp_fallback_without_ecn),
 	  SUBTEST(dctcp_fallback_chain_is_busy),

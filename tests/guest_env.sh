@@ -3,9 +3,7 @@
 # BTF, its config readable by libbpf, the congestion controls built in and
 # the debug instruments armed.
 name=guest_env
-pass() { echo "PASS $name/$1"; }
-fail() { echo "FAIL $name/$1: $2"; rc=1; }
-rc=0
+. "$(dirname "$0")/lib/test.sh"
 
 conf() { zgrep -q "^$1\$" /proc/config.gz; }
 

@@ -21,8 +21,6 @@
 #include "cubic.skel.h"
 
 #define MB (1000 * 1000)
-#define AVAILABLE "/proc/sys/net/ipv4/tcp_available_congestion_control"
-#define ALLOWED "/proc/sys/net/ipv4/tcp_allowed_congestion_control"
 #define DEFAULT "/proc/sys/net/ipv4/tcp_congestion_control"
 #define TCP_ECN "/proc/sys/net/ipv4/tcp_ecn"
 
@@ -50,13 +48,6 @@ static int read_header(struct bpf_cc *cc, struct map_header *h)
 	return 0;
 }
 
-static bool listed(const char *file, const char *name)
-{
-	char buf[1024];
-
-	return !sysctl_read(file, buf, sizeof(buf)) && word_in(buf, name);
-}
-
 /* Registering adds the name to the available list, not to the allowed. */
 static void register_lists_name(void)
 {
@@ -65,12 +56,12 @@ static void register_lists_name(void)
 
 	for (i = 0; i < NR_EXAMPLES; i++) {
 		CHECK_OK(cc_open(&cc, examples[i].obj, examples[i].name));
-		CHECK(!listed(AVAILABLE, cc.name), "%s before attach", cc.name);
+		CHECK(!sysctl_lists(AVAILABLE, cc.name), "%s before attach", cc.name);
 		CHECK_OK(cc_attach(&cc));
-		CHECK(listed(AVAILABLE, cc.name), "%s not available", cc.name);
-		CHECK(!listed(ALLOWED, cc.name), "%s allowed while restricted", cc.name);
+		CHECK(sysctl_lists(AVAILABLE, cc.name), "%s not available", cc.name);
+		CHECK(!sysctl_lists(ALLOWED, cc.name), "%s allowed while restricted", cc.name);
 		cc_detach(&cc);
-		CHECK(!listed(AVAILABLE, cc.name), "%s still available", cc.name);
+		CHECK(!sysctl_lists(AVAILABLE, cc.name), "%s still available", cc.name);
 		cc_close(&cc);
 	}
 }
@@ -84,9 +75,9 @@ static void register_lists_name(void)
 		CHECK(s, #skel ": open_and_load: errno %d", errno);		\
 		link = bpf_map__attach_struct_ops(s->maps.ops);			\
 		CHECK(link, #skel ": attach: errno %d", errno);			\
-		CHECK(listed(AVAILABLE, cc_name), cc_name " not available");	\
+		CHECK(sysctl_lists(AVAILABLE, cc_name), cc_name " not available");	\
 		bpf_link__destroy(link);					\
-		CHECK(!listed(AVAILABLE, cc_name), cc_name " still available");	\
+		CHECK(!sysctl_lists(AVAILABLE, cc_name), cc_name " still available");	\
 		skel##__destroy(s);						\
 	} while (0)
 
@@ -150,7 +141,7 @@ static void sysctl_default(void)
 		CHECK_OK(sysctl_read(DEFAULT, now, sizeof(now)));
 		CHECK_STR(now, cc.name);
 		/* the default is allowed to everybody */
-		CHECK(listed(ALLOWED, cc.name), "%s not allowed as default", cc.name);
+		CHECK(sysctl_lists(ALLOWED, cc.name), "%s not allowed as default", cc.name);
 		x.family = i == 1 ? AF_INET6 : AF_INET;
 		CHECK(!run_xfer(&x), "%s: %s: %s", cc.name, x.failed, strerror(x.err));
 		CHECK_EQ(x.received, x.bytes);
@@ -432,7 +423,7 @@ static void unregister_now(struct xfer *x, int fd)
 	if (setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, "bpf_reno", 8))
 		p->new_socket_errno = errno;
 	close(s);
-	p->still_available = listed(AVAILABLE, "bpf_reno");
+	p->still_available = sysctl_lists(AVAILABLE, "bpf_reno");
 }
 
 static bool map_exists(__u32 id)
@@ -489,7 +480,7 @@ static void unregister_during_transfer(void)
 	/* and the name is free again */
 	CHECK_OK(cc_open(&cc, "reno", "bpf_reno"));
 	CHECK_OK(cc_attach(&cc));
-	CHECK(listed(AVAILABLE, "bpf_reno"), "bpf_reno not re-registered");
+	CHECK(sysctl_lists(AVAILABLE, "bpf_reno"), "bpf_reno not re-registered");
 	cc_close(&cc);
 }
 

@@ -19,8 +19,6 @@
 
 #define TCA "tcp_congestion_ops"
 #define ENOTSUPP 524
-#define AVAILABLE "/proc/sys/net/ipv4/tcp_available_congestion_control"
-#define ALLOWED "/proc/sys/net/ipv4/tcp_allowed_congestion_control"
 
 static char log_buf[65536];
 
@@ -290,19 +288,12 @@ static __u32 raw_state(struct raw_cc *r)
 	return *(__u32 *)(value + 4);
 }
 
-static bool listed(const char *file, const char *name)
-{
-	char buf[1024];
-
-	return !sysctl_read(file, buf, sizeof(buf)) && word_in(buf, name);
-}
-
 /* Refused with errno, the map stays INIT and nothing is registered. */
 #define CHECK_REFUSED(r, err)							\
 	do {									\
 		CHECK_ERRNO(raw_update(r), err);				\
 		CHECK_EQ(raw_state(r), 0);					\
-		CHECK(!listed(AVAILABLE, "so_raw_cc"), "registered anyway");	\
+		CHECK(!sysctl_lists(AVAILABLE, "so_raw_cc"), "registered anyway");	\
 	} while (0)
 
 static void registration_refusals(void)
@@ -350,10 +341,10 @@ static void registration_refusals(void)
 	raw_reset(&r, "so_raw_cc");
 	CHECK_OK(raw_update(&r));
 	CHECK_EQ(raw_state(&r), 1);
-	CHECK(listed(AVAILABLE, "so_raw_cc"), "so_raw_cc not registered");
-	CHECK(!listed(ALLOWED, "so_raw_cc"), "so_raw_cc allowed while restricted");
+	CHECK(sysctl_lists(AVAILABLE, "so_raw_cc"), "so_raw_cc not registered");
+	CHECK(!sysctl_lists(ALLOWED, "so_raw_cc"), "so_raw_cc allowed while restricted");
 	CHECK_OK(bpf_map_delete_elem(r.map, &(int){ 0 }));
-	CHECK(!listed(AVAILABLE, "so_raw_cc"), "so_raw_cc still registered");
+	CHECK(!sysctl_lists(AVAILABLE, "so_raw_cc"), "so_raw_cc still registered");
 	raw_close(&r);
 }
 
@@ -369,9 +360,9 @@ static void registration_variants(void)
 	put_prog(&r, "cong_control", r.cong_control);
 	put_bytes(&r, "flags", &flags, sizeof(flags));
 	CHECK_OK(raw_update(&r));
-	CHECK(listed(ALLOWED, "so_raw_cc"), "non-restricted so_raw_cc not allowed");
+	CHECK(sysctl_lists(ALLOWED, "so_raw_cc"), "non-restricted so_raw_cc not allowed");
 	CHECK_OK(bpf_map_delete_elem(r.map, &(int){ 0 }));
-	CHECK(!listed(ALLOWED, "so_raw_cc"), "so_raw_cc still allowed");
+	CHECK(!sysctl_lists(ALLOWED, "so_raw_cc"), "so_raw_cc still allowed");
 	raw_close(&r);
 }
 

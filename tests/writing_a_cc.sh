@@ -5,9 +5,7 @@
 name=writing_a_cc
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d /tmp/mycc.XXXXXX)
-rc=0
-pass() { echo "PASS $name/$1"; }
-fail() { echo "FAIL $name/$1: $2"; rc=1; }
+. "$top/tests/lib/test.sh"
 available() { cat /proc/sys/net/ipv4/tcp_available_congestion_control; }
 cleanup() {
 	sysctl -qw net.ipv4.tcp_congestion_control="$saved"

@@ -234,7 +234,7 @@ int sysctl_write(const char *path, const char *value)
 	return err;
 }
 
-bool word_in(const char *list, const char *name)
+static bool word_in(const char *list, const char *name)
 {
 	size_t n = strlen(name);
 	const char *p = list;
@@ -245,4 +245,11 @@ bool word_in(const char *list, const char *name)
 		p += n;
 	}
 	return false;
+}
+
+bool sysctl_lists(const char *path, const char *name)
+{
+	char buf[1024];
+
+	return !sysctl_read(path, buf, sizeof(buf)) && word_in(buf, name);
 }

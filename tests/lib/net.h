@@ -41,7 +41,10 @@ int socket_cc(int fd, char *name, size_t len);
 int sysctl_read(const char *path, char *buf, size_t len);
 int sysctl_write(const char *path, const char *value);
 
-/* Whether a space-separated list (as the tcp_*_congestion_control files) has name. */
-bool word_in(const char *list, const char *name);
+#define AVAILABLE "/proc/sys/net/ipv4/tcp_available_congestion_control"
+#define ALLOWED "/proc/sys/net/ipv4/tcp_allowed_congestion_control"
+
+/* Whether a sysctl holding a list of names (AVAILABLE, ALLOWED) has name. */
+bool sysctl_lists(const char *path, const char *name);
 
 #endif

@@ -15,17 +15,12 @@
 #include "lib/cc.h"
 #include "lib/insn.h"
 #include "lib/net.h"
+#include "lib/rawcc.h"
 #include "lib/sys.h"
 
-#define TCA "tcp_congestion_ops"
 #define ENOTSUPP 524
 
 static char log_buf[65536];
-
-static int member(const char *name)
-{
-	return vmlinux_member_index(TCA, name);
-}
 
 /* An init() that stores an imm of size bytes at tcp_sock + off. */
 static int load_write(int off, int size)
@@ -39,7 +34,7 @@ static int load_write(int off, int size)
 	};
 
 	return load_prog(BPF_PROG_TYPE_STRUCT_OPS, insns, ARRAY_LEN(insns),
-			 vmlinux_struct_id(TCA), member("init"), "GPL",
+			 vmlinux_struct_id(TCA), tca_member("init"), "GPL",
 			 log_buf, sizeof(log_buf));
 }
 
@@ -120,7 +115,7 @@ static void writes_through_pointers_refused(void)
 	CHECK_OK(vmlinux_field("tcp_sock", "sk_socket", &off, &size));
 	insns[1].off = off;
 	CHECK_ERRNO(load_prog(BPF_PROG_TYPE_STRUCT_OPS, insns, ARRAY_LEN(insns),
-			      vmlinux_struct_id(TCA), member("init"), "GPL",
+			      vmlinux_struct_id(TCA), tca_member("init"), "GPL",
 			      log_buf, sizeof(log_buf)), EACCES);
 	CHECK(strstr(log_buf, "only read is supported\n"), "log:\n%s", log_buf);
 }
@@ -128,7 +123,7 @@ static void writes_through_pointers_refused(void)
 static void get_info_refused(void)
 {
 	CHECK_ERRNO(load_trivial_prog(BPF_PROG_TYPE_STRUCT_OPS, vmlinux_struct_id(TCA),
-				      member("get_info"), "GPL", 0, log_buf,
+				      tca_member("get_info"), "GPL", 0, log_buf,
 				      sizeof(log_buf)), ENOTSUPP);
 	CHECK(strstr(log_buf, "attach to unsupported member get_info of struct tcp_congestion_ops"),
 	      "log:\n%s", log_buf);
@@ -137,7 +132,7 @@ static void get_info_refused(void)
 static void license_must_be_gpl(void)
 {
 	CHECK_ERRNO(load_trivial_prog(BPF_PROG_TYPE_STRUCT_OPS, vmlinux_struct_id(TCA),
-				      member("ssthresh"), "Proprietary", 2, log_buf,
+				      tca_member("ssthresh"), "Proprietary", 2, log_buf,
 				      sizeof(log_buf)), EINVAL);
 	CHECK(strstr(log_buf, "struct ops programs must have a GPL compatible license"),
 	      "log:\n%s", log_buf);
@@ -161,7 +156,7 @@ static int load_sockopt_call(const char *m, int helper)
 	};
 
 	return load_prog(BPF_PROG_TYPE_STRUCT_OPS, insns, ARRAY_LEN(insns),
-			 vmlinux_struct_id(TCA), member(m), "GPL", log_buf,
+			 vmlinux_struct_id(TCA), tca_member(m), "GPL", log_buf,
 			 sizeof(log_buf));
 }
 
@@ -193,99 +188,15 @@ static void send_ack_takes_the_socket(void)
 	int fd;
 
 	fd = load_prog(BPF_PROG_TYPE_STRUCT_OPS, insns, ARRAY_LEN(insns),
-		       vmlinux_struct_id(TCA), member("cwnd_event"), "GPL",
+		       vmlinux_struct_id(TCA), tca_member("cwnd_event"), "GPL",
 		       log_buf, sizeof(log_buf));
 	CHECK(fd >= 0, "send_ack refused:\n%s", log_buf);
 	close(fd);
 	insns[0] = I_MOV64_IMM(BPF_REG_1, 0);
 	CHECK_ERRNO(load_prog(BPF_PROG_TYPE_STRUCT_OPS, insns, ARRAY_LEN(insns),
-			      vmlinux_struct_id(TCA), member("cwnd_event"), "GPL",
+			      vmlinux_struct_id(TCA), tca_member("cwnd_event"), "GPL",
 			      log_buf, sizeof(log_buf)), EACCES);
 	CHECK(strstr(log_buf, "R1 type=scalar expected="), "log:\n%s", log_buf);
-}
-
-/* A raw struct_ops map of tcp_congestion_ops and a value to fill in. */
-struct raw_cc {
-	int map;
-	__u32 vsize, data;
-	char value[4096];
-	int ssthresh, undo, cong_avoid, cong_control;
-};
-
-static void put_prog(struct raw_cc *r, const char *m, int fd)
-{
-	__u32 off;
-
-	if (!vmlinux_field(TCA, m, &off, NULL))
-		*(__u64 *)(r->value + r->data + off) = fd;
-}
-
-static void put_bytes(struct raw_cc *r, const char *m, const void *p, size_t n)
-{
-	__u32 off;
-
-	if (!vmlinux_field(TCA, m, &off, NULL))
-		memcpy(r->value + r->data + off, p, n);
-}
-
-/* The value of a complete congestion control named name. */
-static void raw_reset(struct raw_cc *r, const char *name)
-{
-	char n[16] = { 0 };
-
-	memset(r->value, 0, sizeof(r->value));
-	strncpy(n, name, sizeof(n) - 1);
-	put_bytes(r, "name", n, sizeof(n));
-	put_prog(r, "ssthresh", r->ssthresh);
-	put_prog(r, "undo_cwnd", r->undo);
-	put_prog(r, "cong_avoid", r->cong_avoid);
-}
-
-static int raw_open(struct raw_cc *r)
-{
-	int tid = vmlinux_struct_id(TCA);
-
-	memset(r, 0, sizeof(*r));
-	r->map = create_struct_ops_map(TCA, NULL, &r->vsize);
-	if (r->map < 0 || vmlinux_field("bpf_struct_ops_tcp_congestion_ops", "data",
-					&r->data, NULL))
-		return -1;
-	r->ssthresh = load_trivial_prog(BPF_PROG_TYPE_STRUCT_OPS, tid, member("ssthresh"),
-					"GPL", 2, NULL, 0);
-	r->undo = load_trivial_prog(BPF_PROG_TYPE_STRUCT_OPS, tid, member("undo_cwnd"),
-				    "GPL", 2, NULL, 0);
-	r->cong_avoid = load_trivial_prog(BPF_PROG_TYPE_STRUCT_OPS, tid,
-					  member("cong_avoid"), "GPL", 0, NULL, 0);
-	r->cong_control = load_trivial_prog(BPF_PROG_TYPE_STRUCT_OPS, tid,
-					    member("cong_control"), "GPL", 0, NULL, 0);
-	return r->ssthresh < 0 || r->undo < 0 || r->cong_avoid < 0 ||
-	       r->cong_control < 0 ? -1 : 0;
-}
-
-static void raw_close(struct raw_cc *r)
-{
-	close(r->ssthresh);
-	close(r->undo);
-	close(r->cong_avoid);
-	close(r->cong_control);
-	close(r->map);
-}
-
-static int raw_update(struct raw_cc *r)
-{
-	int zero = 0;
-
-	return bpf_map_update_elem(r->map, &zero, r->value, 0);
-}
-
-static __u32 raw_state(struct raw_cc *r)
-{
-	char value[4096];
-	int zero = 0;
-
-	if (bpf_map_lookup_elem(r->map, &zero, value))
-		return ~0U;
-	return *(__u32 *)(value + 4);
 }
 
 /* Refused with errno, the map stays INIT and nothing is registered. */
@@ -306,27 +217,27 @@ static void registration_refusals(void)
 	memset(unterminated, 'a', sizeof(unterminated));
 
 	raw_reset(&r, "so_raw_cc");
-	put_prog(&r, "ssthresh", 0);
+	raw_put_prog(&r, "ssthresh", 0);
 	CHECK_REFUSED(&r, EINVAL);
 	raw_reset(&r, "so_raw_cc");
-	put_prog(&r, "undo_cwnd", 0);
+	raw_put_prog(&r, "undo_cwnd", 0);
 	CHECK_REFUSED(&r, EINVAL);
 	raw_reset(&r, "so_raw_cc");
-	put_prog(&r, "cong_avoid", 0);
+	raw_put_prog(&r, "cong_avoid", 0);
 	CHECK_REFUSED(&r, EINVAL);
 	raw_reset(&r, "so_raw_cc");
-	put_bytes(&r, "flags", &flags, sizeof(flags));
+	raw_put_bytes(&r, "flags", &flags, sizeof(flags));
 	CHECK_REFUSED(&r, EINVAL);
 	raw_reset(&r, "so_raw_cc");
-	put_bytes(&r, "key", &key, sizeof(key));
+	raw_put_bytes(&r, "key", &key, sizeof(key));
 	CHECK_REFUSED(&r, EINVAL);
 	raw_reset(&r, "");
 	CHECK_REFUSED(&r, EINVAL);
 	raw_reset(&r, "so_raw_cc");
-	put_bytes(&r, "name", unterminated, sizeof(unterminated));
+	raw_put_bytes(&r, "name", unterminated, sizeof(unterminated));
 	CHECK_REFUSED(&r, EINVAL);
 	raw_reset(&r, "so_raw_cc");
-	put_bytes(&r, "name", bad, sizeof(bad));
+	raw_put_bytes(&r, "name", bad, sizeof(bad));
 	CHECK_REFUSED(&r, EINVAL);
 	raw_reset(&r, "cubic");
 	CHECK_REFUSED(&r, EEXIST);
@@ -334,7 +245,7 @@ static void registration_refusals(void)
 	CHECK_REFUSED(&r, EEXIST);
 	/* a program in a member it was not verified for */
 	raw_reset(&r, "so_raw_cc");
-	put_prog(&r, "cong_avoid", r.ssthresh);
+	raw_put_prog(&r, "cong_avoid", r.ssthresh);
 	CHECK_REFUSED(&r, EINVAL);
 
 	/* after all that, the same map registers */
@@ -356,9 +267,9 @@ static void registration_variants(void)
 
 	CHECK_OK(raw_open(&r));
 	raw_reset(&r, "so_raw_cc");
-	put_prog(&r, "cong_avoid", 0);
-	put_prog(&r, "cong_control", r.cong_control);
-	put_bytes(&r, "flags", &flags, sizeof(flags));
+	raw_put_prog(&r, "cong_avoid", 0);
+	raw_put_prog(&r, "cong_control", r.cong_control);
+	raw_put_bytes(&r, "flags", &flags, sizeof(flags));
 	CHECK_OK(raw_update(&r));
 	CHECK(sysctl_lists(ALLOWED, "so_raw_cc"), "non-restricted so_raw_cc not allowed");
 	CHECK_OK(bpf_map_delete_elem(r.map, &(int){ 0 }));

@@ -113,7 +113,7 @@ static void *serve(void *arg)
 	socket_cc(fd, x->server_cc, sizeof(x->server_cc));
 	set_timeout(fd, SO_RCVTIMEO, x->timeout_s);
 	while ((n = read(fd, buf, sizeof(buf))) > 0) {
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n && !x->unchecked; i++)
 			if (buf[i] != pattern(x->received + i))
 				x->corrupt = true;
 		x->received += n;
@@ -136,7 +136,7 @@ static int send_all(struct xfer *x, int fd)
 
 	while (off < x->bytes) {
 		len = x->bytes - off < CHUNK ? x->bytes - off : CHUNK;
-		for (i = 0; i < len; i++)
+		for (i = 0; i < len && !x->unchecked; i++)
 			buf[i] = pattern(off + i);
 		for (i = 0; i < len; i += n) {
 			n = write(fd, buf + i, len - i);

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bulk cost: loopback transfers, CPU-bound, with each congestion control
+ * in turn, interleaved (A B ... then ... B A) over repeats so that drift in
+ * the machine hits every CC alike. One CSV line per transfer:
+ *
+ *   bulk,REPEAT,CC,BYTES,WALL_NS,CPU_TICKS,USER_HZ
+ *
+ * CPU_TICKS is the whole guest's busy time over the transfer from
+ * /proc/stat (both ends and the softirqs between them).
+ *
+ *   bulk [-r REPEATS] [-m MBYTES] CC...   ("bpf_X" registers X.bpf.o first)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/cc.h"
+#include "lib/net.h"
+#include "bench.h"
+
+#define MAX_CC 8
+
+static int transfer(int repeat, const char *cc, size_t bytes)
+{
+	struct xfer x = {
+		.family = AF_INET, .cc = cc, .bytes = bytes,
+		.timeout_s = 60, .unchecked = true,
+	};
+	unsigned long long t0, t1, c0, c1;
+
+	c0 = cpu_busy_ticks();
+	t0 = now_ns();
+	if (run_xfer(&x))
+		return bench_fail("transfer over %s: %s: %s", cc, x.failed, strerror(x.err));
+	t1 = now_ns();
+	c1 = cpu_busy_ticks();
+	if (x.received != bytes || strcmp(x.client_cc, cc) || strcmp(x.server_cc, cc))
+		return bench_fail("transfer over %s: %zu of %zu bytes, ran %s/%s",
+				  cc, x.received, bytes, x.client_cc, x.server_cc);
+	printf("bulk,%d,%s,%zu,%llu,%llu,%ld\n", repeat, cc, bytes, t1 - t0, c1 - c0,
+	       sysconf(_SC_CLK_TCK));
+	fflush(stdout);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct bpf_cc ccs[MAX_CC];
+	int repeats = 5, mbytes = 256, n, i, r, k, opt, nbpf = 0;
+
+	while ((opt = getopt(argc, argv, "r:m:")) != -1) {
+		switch (opt) {
+		case 'r': repeats = atoi(optarg); break;
+		case 'm': mbytes = atoi(optarg); break;
+		default: return bench_usage("bulk [-r REPEATS] [-m MBYTES] CC...");
+		}
+	}
+	n = argc - optind;
+	if (n < 1 || n > MAX_CC)
+		return bench_usage("bulk [-r REPEATS] [-m MBYTES] CC... (1 to 8)");
+	for (i = optind; i < argc; i++) {
+		k = register_example(&ccs[nbpf], argv[i]);
+		if (k < 0)
+			return 1;
+		nbpf += k;
+	}
+	for (r = 0; r < repeats; r++)
+		for (i = 0; i < n; i++)
+			if (transfer(r, argv[optind + (r % 2 ? n - 1 - i : i)],
+				     (size_t)mbytes << 20))
+				return 1;
+	while (nbpf--)
+		cc_close(&ccs[nbpf]);
+	return 0;
+}

@@ -300,6 +300,9 @@ static __always_inline void hystart_update(struct sock *sk, __u32 rtt_us)
 
 	if (after(tp->snd_una, ca->round_end_seq))
 		hystart_new_round(sk);
+	/* rounds are kept from the start, the exits only looked for later */
+	if (tp->snd_cwnd < HYSTART_LOW_WINDOW)
+		return;
 
 	/* ACK train: ACKs keep coming back to back for rtt_min / 2 */
 	if ((__s32)(now - ca->last_ack_us) <= HYSTART_ACK_GAP_US) {
@@ -343,8 +346,7 @@ void TCP_CA_OP(cubic_pkts_acked, struct sock *sk,
 	if (!ca->rtt_min_us || rtt_us < ca->rtt_min_us)
 		ca->rtt_min_us = rtt_us;
 
-	if (!ca->found && tcp_in_slow_start(tp) &&
-	    tp->snd_cwnd >= HYSTART_LOW_WINDOW)
+	if (!ca->found && tcp_in_slow_start(tp))
 		hystart_update(sk, rtt_us);
 }
 

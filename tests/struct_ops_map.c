@@ -372,6 +372,8 @@ static void register_lookup_delete(void)
 
 	CHECK_OK(sops_cmd("call"));
 	CHECK_STR(sops_field("add", buf, sizeof(buf)), "5");
+	/* this add() returns 5: timing it against a real add is refused */
+	CHECK_EQ(sops_cmd("bench 1000"), -EDOM);
 
 	CHECK_OK(bpf_map_delete_elem(mfd, &key));
 	CHECK_STR(sops_field("registered", buf, sizeof(buf)), "-");
@@ -512,7 +514,41 @@ static void skeleton_attach(void)
 	sops_test__destroy(skel);
 }
 
+/*
+ * "bench N" calls the registered add() N times through its trampoline and
+ * a native add() as often, and says how long each took.
+ */
+static void bench_command(void)
+{
+	struct sops_test *skel = sops_test__open_and_load();
+	struct bpf_link *link = skel ? bpf_map__attach_struct_ops(skel->maps.sops) : NULL;
+	char calls[32], bpf_ns[32], native_ns[32];
+	int ran = -1, zero, junk;
+	__u64 add_calls = 0;
+
+	if (link) {
+		ran = sops_cmd("bench 100000");
+		add_calls = skel->bss->add_calls;
+	}
+	zero = sops_cmd("bench 0");
+	junk = sops_cmd("bench x");
+	sops_field("bench_calls", calls, sizeof(calls));
+	sops_field("bench_bpf_ns", bpf_ns, sizeof(bpf_ns));
+	sops_field("bench_native_ns", native_ns, sizeof(native_ns));
+	bpf_link__destroy(link);
+	sops_test__destroy(skel);
+	CHECK(link, "skeleton load or attach failed: errno %d", errno);
+	CHECK_EQ(ran, 0);
+	CHECK_EQ(add_calls, 100000);
+	CHECK_STR(calls, "100000");
+	CHECK(atoll(bpf_ns) > 0 && atoll(native_ns) > 0, "bpf %s ns, native %s ns",
+	      bpf_ns, native_ns);
+	CHECK_EQ(zero, -EINVAL);
+	CHECK_EQ(junk, -EINVAL);
+	CHECK_EQ(sops_cmd("bench 10"), -ENOENT);
+}
+
 TEST_MAIN(SUBTEST(create_rules), SUBTEST(not_an_inner_map), SUBTEST(create_needs_privilege),
 	  SUBTEST(update_rules), SUBTEST(register_lookup_delete),
 	  SUBTEST(reg_failure_leaves_init), SUBTEST(lifetime),
-	  SUBTEST(skeleton_attach))
+	  SUBTEST(skeleton_attach), SUBTEST(bench_command))

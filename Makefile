@@ -12,6 +12,7 @@ help:
 	@echo "struct-ops — main targets:"
 	@echo "  make demo            build the release kernel, boot it, run BPF and native CCs side by side"
 	@echo "  make test            build the debug kernel and the tests, run the suite in QEMU"
+	@echo "  make bench [QUICK=1] benchmarks on the release kernel -> bench/results/<date>.md"
 	@echo "  make shell           an interactive guest on the debug kernel"
 	@echo "kernel workflow (build/linux is a git tree: base + patches/):"
 	@echo "  make tree            create build/linux from Debian's source + patches/series"
@@ -58,6 +59,22 @@ demo: kernel-release
 		{ echo "error: the demo failed in the guest (above); 'make test' runs the same pieces one by one"; exit 1; }
 	@echo "==> demo: done; the table is $(DEMO)/out/table.txt, the cwnd plots $(DEMO)/out/cwnd-*.png"
 
+BENCH_RAW := build/bench/raw
+BENCH_MD := bench/results/$(shell date +%F)$(if $(filter 1,$(QUICK)),-quick).md
+
+bench: kernel-release
+	@echo "==> bench: building the benchmarks and BPF objects against the release kernel"
+	@$(MAKE) -s -C bench VMLINUX=$(CURDIR)/$(RELEASE_VMLINUX)
+	@rm -rf $(BENCH_RAW)
+	@echo "==> bench: booting the release kernel in QEMU, instruction-counted ($(if $(filter 1,$(QUICK)),about 5,about 20) minutes)"
+	@mkdir -p $(BENCH_RAW)
+	@tools/vm --release --icount --timeout 3600 --out $(BENCH_RAW) -- \
+		env QUICK=$(QUICK) bench/run-guest build/bench/bin $(BENCH_RAW) || \
+		{ echo "error: a benchmark failed in the guest (above); its raw output is in $(BENCH_RAW)"; exit 1; }
+	@echo "==> bench: writing $(BENCH_MD)"
+	@mkdir -p bench/results
+	@bench/report $(BENCH_RAW) $(BENCH_MD)
+
 shell: kernel
 	@tools/vm --shell
 
@@ -71,7 +88,7 @@ checkpatch: tree
 	@cd build/linux && PATH=/usr/bin:$$PATH ./scripts/checkpatch.pl --strict --terse $(CURDIR)/patches/*.patch
 
 clean:
-	rm -rf build/out-debug build/out-release build/tests build/vm
+	rm -rf build/out-debug build/out-release build/tests build/vm build/demo build/bench
 
-.PHONY: help deps tree reset-tree export kernel kernel-release tests test demo shell \
+.PHONY: help deps tree reset-tree export kernel kernel-release tests test demo bench shell \
 	check-prefixes checkpatch check clean

@@ -12,6 +12,14 @@ unsigned long long cpu_busy_ticks(void);
 /* A /proc/meminfo field in kB, or -1. */
 long meminfo_kb(const char *field);
 
+/* The i-th of n runs in repeat r: A B C, then C B A, and so on, so
+ * that a drift in the machine over the repeats hits every one alike.
+ */
+static inline int interleaved(int r, int i, int n)
+{
+	return r % 2 ? n - 1 - i : i;
+}
+
 /* "bench: error: ..." on stderr; returns 1 (an exit status). */
 int bench_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "usage: ..." on stderr; returns 2. */

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Bulk cost: loopback transfers, CPU-bound, with each congestion control
- * in turn, interleaved (A B ... then ... B A) over repeats so that drift in
- * the machine hits every CC alike. One CSV line per transfer:
+ * in turn, interleaved over repeats (bench.h). One CSV line per transfer:
  *
- *   bulk,REPEAT,CC,BYTES,WALL_NS,CPU_TICKS,USER_HZ
+ *   bulk,REPEAT,CC,BYTES,WALL_NS,CPU_TICKS,USER_HZ,CALLBACKS
  *
  * CPU_TICKS is the whole guest's busy time over the transfer from
- * /proc/stat (both ends and the softirqs between them).
+ * /proc/stat (both ends and the softirqs between them); CALLBACKS how many
+ * times TCP called into a BPF CC's programs (0 for a native CC).
  *
  *   bulk [-r REPEATS] [-m MBYTES] CC...   ("bpf_X" registers X.bpf.o first)
  */
@@ -23,13 +23,13 @@
 
 #define MAX_CC 8
 
-static int transfer(int repeat, const char *cc, size_t bytes)
+static int transfer(int repeat, const char *cc, size_t bytes, struct bpf_cc *bpf)
 {
 	struct xfer x = {
 		.family = AF_INET, .cc = cc, .bytes = bytes,
 		.timeout_s = 60, .unchecked = true,
 	};
-	unsigned long long t0, t1, c0, c1;
+	unsigned long long t0, t1, c0, c1, calls = bpf ? cc_callbacks(bpf) : 0;
 
 	c0 = cpu_busy_ticks();
 	t0 = now_ns();
@@ -40,10 +40,21 @@ static int transfer(int repeat, const char *cc, size_t bytes)
 	if (x.received != bytes || strcmp(x.client_cc, cc) || strcmp(x.server_cc, cc))
 		return bench_fail("transfer over %s: %zu of %zu bytes, ran %s/%s",
 				  cc, x.received, bytes, x.client_cc, x.server_cc);
-	printf("bulk,%d,%s,%zu,%llu,%llu,%ld\n", repeat, cc, bytes, t1 - t0, c1 - c0,
-	       sysconf(_SC_CLK_TCK));
+	if (bpf)
+		calls = cc_callbacks(bpf) - calls;
+	printf("bulk,%d,%s,%zu,%llu,%llu,%ld,%llu\n", repeat, cc, bytes, t1 - t0, c1 - c0,
+	       sysconf(_SC_CLK_TCK), calls);
 	fflush(stdout);
 	return 0;
+}
+
+/* The registered example named cc, NULL for a native CC. */
+static struct bpf_cc *bpf_of(struct bpf_cc *ccs, int n, const char *cc)
+{
+	while (n--)
+		if (!strcmp(ccs[n].name, cc))
+			return &ccs[n];
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -68,10 +79,12 @@ int main(int argc, char **argv)
 		nbpf += k;
 	}
 	for (r = 0; r < repeats; r++)
-		for (i = 0; i < n; i++)
-			if (transfer(r, argv[optind + (r % 2 ? n - 1 - i : i)],
-				     (size_t)mbytes << 20))
+		for (i = 0; i < n; i++) {
+			const char *cc = argv[optind + interleaved(r, i, n)];
+
+			if (transfer(r, cc, (size_t)mbytes << 20, bpf_of(ccs, nbpf, cc)))
 				return 1;
+		}
 	while (nbpf--)
 		cc_close(&ccs[nbpf]);
 	return 0;

@@ -32,6 +32,11 @@ int cc_write(struct bpf_cc *cc, const char *var, const void *buf, size_t size);
 __u64 cc_u64(struct bpf_cc *cc, const char *var);
 __u32 cc_u32(struct bpf_cc *cc, const char *var);
 
+/* The callbacks its programs ran so far, by the examples' "<op>_calls"
+ * counters (fallback_calls, which counts DCTCP's fallbacks, included).
+ */
+__u64 cc_callbacks(struct bpf_cc *cc);
+
 /* The path of build/tests/<name>, next to the test binaries' bin/. */
 const char *test_file(const char *name);
 

@@ -8,10 +8,10 @@
  *	bpf_object__close();
  *   progmem,CC,PROGS,XLATED_BYTES,JITED_BYTES,MEMLOCK_BYTES
  *	its programs, as the kernel accounts them (bpf_prog_info, fdinfo);
- *   mapmem,MAPS,VALUE_SIZE,CREATE_KB,REGISTER_KB
+ *   mapmem,MAPS,VALUE_SIZE,STAGE,SLAB_KB,VMALLOC_KB,PERCPU_KB
  *	what MAPS struct_ops maps of one tcp_congestion_ops cost once
- *	created and once registered (three programs each, shared), from
- *	/proc/meminfo's Slab + VmallocUsed + Percpu.
+ *	created (STAGE "create") and then registered ("register"; three
+ *	programs, shared), from /proc/meminfo's Slab, VmallocUsed, Percpu.
  *
  *   machinery [-r REPEATS] [-n MAPS] EXAMPLE...
  */
@@ -96,37 +96,53 @@ static int progmem(const char *name)
 	return 0;
 }
 
-static long kernel_kb(void)
+static const char * const mem_fields[] = { "Slab", "VmallocUsed", "Percpu" };
+#define NR_MEM_FIELDS 3
+
+static void kernel_kb(long *kb)
 {
-	return meminfo_kb("Slab") + meminfo_kb("VmallocUsed") + meminfo_kb("Percpu");
+	int i;
+
+	for (i = 0; i < NR_MEM_FIELDS; i++)
+		kb[i] = meminfo_kb(mem_fields[i]);
+}
+
+static void print_mapmem(int nmaps, __u32 vsize, const char *stage,
+			 const long *before, const long *after)
+{
+	printf("mapmem,%d,%u,%s,%ld,%ld,%ld\n", nmaps, vsize, stage,
+	       after[0] - before[0], after[1] - before[1], after[2] - before[2]);
 }
 
 static int mapmem(int nmaps)
 {
 	int *maps = calloc(nmaps, sizeof(*maps)), zero = 0, i, err = 0;
-	long before, created, registered;
+	long before[NR_MEM_FIELDS], created[NR_MEM_FIELDS], registered[NR_MEM_FIELDS];
 	struct raw_cc r;
 	char name[16];
 
 	if (!maps || raw_open(&r))
 		return bench_fail("cannot create a struct_ops map or its programs");
-	before = kernel_kb();
+	/* what earlier runs freed is freed after grace periods: let it go */
+	sleep(3);
+	kernel_kb(before);
 	for (i = 0; i < nmaps && !err; i++) {
 		maps[i] = create_struct_ops_map(TCA, NULL, NULL);
 		err = maps[i] < 0;
 	}
-	created = kernel_kb();
+	kernel_kb(created);
 	for (i = 0; i < nmaps && !err; i++) {
 		snprintf(name, sizeof(name), "bench_m%d", i % 1000000);
 		raw_reset(&r, name);
 		err = bpf_map_update_elem(maps[i], &zero, r.value, 0);
 	}
-	registered = kernel_kb();
+	kernel_kb(registered);
 	if (err)
 		bench_fail("registering map %d of %d: %s", i - 1, nmaps, strerror(errno));
-	else
-		printf("mapmem,%d,%u,%ld,%ld\n", nmaps, r.vsize, created - before,
-		       registered - created);
+	else {
+		print_mapmem(nmaps, r.vsize, "create", before, created);
+		print_mapmem(nmaps, r.vsize, "register", created, registered);
+	}
 	for (i = 0; i < nmaps; i++) {
 		bpf_map_delete_elem(maps[i], &zero);
 		close(maps[i]);

@@ -28,7 +28,8 @@ unsigned long long cpu_busy_ticks(void)
 	return n == 8 ? user + nice + sys + irq + softirq + steal : 0;
 }
 
-long meminfo_kb(const char *field)
+/* A /proc/meminfo field in kB, or -1. */
+static long meminfo_kb(const char *field)
 {
 	char line[128];
 	size_t len = strlen(field);
@@ -44,6 +45,21 @@ long meminfo_kb(const char *field)
 		}
 	fclose(f);
 	return kb;
+}
+
+void kernel_mem_kb(long kb[NR_MEM])
+{
+	kb[MEM_SLAB] = meminfo_kb("Slab");
+	kb[MEM_VMALLOC] = meminfo_kb("VmallocUsed");
+	kb[MEM_PERCPU] = meminfo_kb("Percpu");
+}
+
+long kernel_mem_total_kb(void)
+{
+	long kb[NR_MEM];
+
+	kernel_mem_kb(kb);
+	return kb[MEM_SLAB] + kb[MEM_VMALLOC] + kb[MEM_PERCPU];
 }
 
 int bench_fail(const char *fmt, ...)
@@ -64,19 +80,29 @@ int bench_usage(const char *usage)
 	return 2;
 }
 
-int register_example(struct bpf_cc *cc, const char *name)
+int register_examples(struct bpf_cc *ccs, char **names, int n)
 {
-	int err;
+	int i, nbpf = 0, err;
 
-	if (strncmp(name, "bpf_", 4))
-		return 0;
-	err = cc_open(cc, name + 4, name);
-	if (!err)
-		err = cc_attach(cc);
-	if (err) {
-		bench_fail("cannot register %s from %s.bpf.o: %s", name, name + 4,
-			   strerror(-err));
-		return -1;
+	for (i = 0; i < n; i++) {
+		if (strncmp(names[i], "bpf_", 4))
+			continue;
+		err = cc_open(&ccs[nbpf], names[i] + 4, names[i]);
+		if (!err)
+			err = cc_attach(&ccs[nbpf]);
+		if (err) {
+			bench_fail("cannot register %s from %s.bpf.o: %s", names[i],
+				   names[i] + 4, strerror(-err));
+			close_examples(ccs, nbpf + 1);
+			return -1;
+		}
+		nbpf++;
 	}
-	return 1;
+	return nbpf;
+}
+
+void close_examples(struct bpf_cc *ccs, int n)
+{
+	while (n--)
+		cc_close(&ccs[n]);
 }

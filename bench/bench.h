@@ -9,8 +9,11 @@
 unsigned long long now_ns(void);
 /* The guest's busy CPU time so far, all CPUs, in USER_HZ ticks. */
 unsigned long long cpu_busy_ticks(void);
-/* A /proc/meminfo field in kB, or -1. */
-long meminfo_kb(const char *field);
+/* The kernel's own memory, from /proc/meminfo, in kB. */
+enum { MEM_SLAB, MEM_VMALLOC, MEM_PERCPU, NR_MEM };
+void kernel_mem_kb(long kb[NR_MEM]);
+/* Their sum, in kB. */
+long kernel_mem_total_kb(void);
 
 /* The i-th of n runs in repeat r: A B C, then C B A, and so on, so
  * that a drift in the machine over the repeats hits every one alike.
@@ -25,10 +28,11 @@ int bench_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "usage: ..." on stderr; returns 2. */
 int bench_usage(const char *usage);
 
-/* For a name "bpf_X", open, load and register the example bpf/X.bpf.c
- * and return 1; for any other name (a native CC) return 0; on failure
- * say why and return -1.
+/* For each name "bpf_X" of names, open, load and register the example
+ * bpf/X.bpf.c into ccs (the other names are native CCs). Returns how many
+ * it registered, or -1 after saying why.
  */
-int register_example(struct bpf_cc *cc, const char *name);
+int register_examples(struct bpf_cc *ccs, char **names, int n);
+void close_examples(struct bpf_cc *ccs, int n);
 
 #endif

@@ -60,7 +60,7 @@ static struct bpf_cc *bpf_of(struct bpf_cc *ccs, int n, const char *cc)
 int main(int argc, char **argv)
 {
 	struct bpf_cc ccs[MAX_CC];
-	int repeats = 5, mbytes = 256, n, i, r, k, opt, nbpf = 0;
+	int repeats = 5, mbytes = 256, n, i, r, opt, nbpf, err = 0;
 
 	while ((opt = getopt(argc, argv, "r:m:")) != -1) {
 		switch (opt) {
@@ -72,20 +72,15 @@ int main(int argc, char **argv)
 	n = argc - optind;
 	if (n < 1 || n > MAX_CC)
 		return bench_usage("bulk [-r REPEATS] [-m MBYTES] CC... (1 to 8)");
-	for (i = optind; i < argc; i++) {
-		k = register_example(&ccs[nbpf], argv[i]);
-		if (k < 0)
-			return 1;
-		nbpf += k;
-	}
-	for (r = 0; r < repeats; r++)
-		for (i = 0; i < n; i++) {
+	nbpf = register_examples(ccs, argv + optind, n);
+	if (nbpf < 0)
+		return 1;
+	for (r = 0; r < repeats && !err; r++)
+		for (i = 0; i < n && !err; i++) {
 			const char *cc = argv[optind + interleaved(r, i, n)];
 
-			if (transfer(r, cc, (size_t)mbytes << 20, bpf_of(ccs, nbpf, cc)))
-				return 1;
+			err = transfer(r, cc, (size_t)mbytes << 20, bpf_of(ccs, nbpf, cc));
 		}
-	while (nbpf--)
-		cc_close(&ccs[nbpf]);
-	return 0;
+	close_examples(ccs, nbpf);
+	return err;
 }

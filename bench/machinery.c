@@ -96,28 +96,18 @@ static int progmem(const char *name)
 	return 0;
 }
 
-static const char * const mem_fields[] = { "Slab", "VmallocUsed", "Percpu" };
-#define NR_MEM_FIELDS 3
-
-static void kernel_kb(long *kb)
-{
-	int i;
-
-	for (i = 0; i < NR_MEM_FIELDS; i++)
-		kb[i] = meminfo_kb(mem_fields[i]);
-}
-
 static void print_mapmem(int nmaps, __u32 vsize, const char *stage,
 			 const long *before, const long *after)
 {
 	printf("mapmem,%d,%u,%s,%ld,%ld,%ld\n", nmaps, vsize, stage,
-	       after[0] - before[0], after[1] - before[1], after[2] - before[2]);
+	       after[MEM_SLAB] - before[MEM_SLAB], after[MEM_VMALLOC] - before[MEM_VMALLOC],
+	       after[MEM_PERCPU] - before[MEM_PERCPU]);
 }
 
 static int mapmem(int nmaps)
 {
 	int *maps = calloc(nmaps, sizeof(*maps)), zero = 0, i, err = 0;
-	long before[NR_MEM_FIELDS], created[NR_MEM_FIELDS], registered[NR_MEM_FIELDS];
+	long before[NR_MEM], created[NR_MEM], registered[NR_MEM];
 	struct raw_cc r;
 	char name[16];
 
@@ -125,18 +115,18 @@ static int mapmem(int nmaps)
 		return bench_fail("cannot create a struct_ops map or its programs");
 	/* what earlier runs freed is freed after grace periods: let it go */
 	sleep(3);
-	kernel_kb(before);
+	kernel_mem_kb(before);
 	for (i = 0; i < nmaps && !err; i++) {
 		maps[i] = create_struct_ops_map(TCA, NULL, NULL);
 		err = maps[i] < 0;
 	}
-	kernel_kb(created);
+	kernel_mem_kb(created);
 	for (i = 0; i < nmaps && !err; i++) {
 		snprintf(name, sizeof(name), "bench_m%d", i % 1000000);
 		raw_reset(&r, name);
 		err = bpf_map_update_elem(maps[i], &zero, r.value, 0);
 	}
-	kernel_kb(registered);
+	kernel_mem_kb(registered);
 	if (err)
 		bench_fail("registering map %d of %d: %s", i - 1, nmaps, strerror(errno));
 	else {

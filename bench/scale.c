@@ -134,7 +134,7 @@ static int many_conns(int repeat, const char *cc, int n)
 	if (!fds || lfd < 0 || set_cc(lfd, cc) || bind(lfd, (void *)&a, len) ||
 	    listen(lfd, 128) || getsockname(lfd, (void *)&a, &len))
 		return bench_fail("listener on %s: %s", cc, strerror(errno));
-	mem0 = meminfo_kb("Slab") + meminfo_kb("VmallocUsed") + meminfo_kb("Percpu");
+	mem0 = kernel_mem_total_kb();
 	t0 = now_ns();
 	for (i = 0; i < n && !err; i++) {
 		fds[2 * i] = socket(AF_INET, SOCK_STREAM, 0);
@@ -144,7 +144,7 @@ static int many_conns(int repeat, const char *cc, int n)
 		err = err || fds[2 * i + 1] < 0;
 	}
 	t1 = now_ns();
-	mem1 = meminfo_kb("Slab") + meminfo_kb("VmallocUsed") + meminfo_kb("Percpu");
+	mem1 = kernel_mem_total_kb();
 	if (err)
 		bench_fail("connection %d of %d on %s: %s", i, n, cc, strerror(errno));
 	for (i = 0; i < n && !err; i++)
@@ -167,7 +167,7 @@ static int many_conns(int repeat, const char *cc, int n)
 int main(int argc, char **argv)
 {
 	const char *usage = "scale ccs [-n N] | scale conns [-n N] [-r REPEATS] CC...";
-	int n = 0, repeats = 1, i, k, r, opt, err = 0, nbpf = 0, ncc, first;
+	int n = 0, repeats = 1, i, r, opt, err, nbpf, ncc, first;
 	struct bpf_cc ccs[8];
 	struct rlimit rl;
 
@@ -188,19 +188,15 @@ int main(int argc, char **argv)
 	rl.rlim_cur = rl.rlim_max = 2 * n + 64;
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		return bench_fail("RLIMIT_NOFILE %d: %s", 2 * n + 64, strerror(errno));
-	for (i = optind + 1; i < argc; i++) {
-		k = register_example(&ccs[nbpf], argv[i]);
-		if (k < 0)
-			return 1;
-		nbpf += k;
-	}
 	first = optind + 1;
 	ncc = argc - first;
+	nbpf = register_examples(ccs, argv + first, ncc);
+	if (nbpf < 0)
+		return 1;
 	err = many_conns(-1, argv[first], n);
 	for (r = 0; r < repeats && !err; r++)
 		for (i = 0; i < ncc && !err; i++)
 			err = many_conns(r, argv[first + interleaved(r, i, ncc)], n);
-	while (nbpf--)
-		cc_close(&ccs[nbpf]);
+	close_examples(ccs, nbpf);
 	return err;
 }

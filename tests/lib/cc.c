@@ -274,31 +274,23 @@ __u32 cc_u32(struct bpf_cc *cc, const char *var)
 __u64 cc_callbacks(struct bpf_cc *cc)
 {
 	struct btf *btf = bpf_object__btf(cc->obj);
-	struct bpf_map *map = internal_map(cc->obj, ".bss");
 	const struct btf_var_secinfo *vs;
 	const struct btf_type *t;
 	const char *name;
 	__u64 sum = 0;
-	char *value;
-	int id, i, zero = 0;
+	int id, i;
 	size_t n;
 
 	id = btf ? btf__find_by_name_kind(btf, ".bss", BTF_KIND_DATASEC) : -1;
-	if (id < 0 || !map)
+	if (id < 0)
 		return 0;
-	value = calloc(1, bpf_map__value_size(map));
-	if (!value || bpf_map_lookup_elem(bpf_map__fd(map), &zero, value)) {
-		free(value);
-		return 0;
-	}
 	t = btf__type_by_id(btf, id);
 	vs = btf_var_secinfos(t);
 	for (i = 0; i < btf_vlen(t); i++, vs++) {
 		name = btf__name_by_offset(btf, btf__type_by_id(btf, vs->type)->name_off);
 		n = strlen(name);
 		if (vs->size == sizeof(__u64) && n > 6 && !strcmp(name + n - 6, "_calls"))
-			sum += *(__u64 *)(value + vs->offset);
+			sum += cc_u64(cc, name);
 	}
-	free(value);
 	return sum;
 }

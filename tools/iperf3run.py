@@ -1,0 +1,36 @@
+"""One iperf3 -J run of a demo or a benchmark (tools/netlab.sh), read once:
+what tools/demo-report and bench/report both need from it."""
+import json
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        run = json.load(f)
+    if "error" in run:
+        sys.exit(f"{path}: iperf3 said: {run['error']}")
+    return run
+
+
+def summary(run):
+    end = run["end"]
+    sender = end["streams"][0]["sender"]
+    return {
+        "cc": end.get("sender_tcp_congestion", "?"),
+        "peer_cc": end.get("receiver_tcp_congestion", "?"),
+        "mbps": end["sum_received"]["bits_per_second"] / 1e6,
+        "retrans": sender["retransmits"],
+        "rtt_ms": sender["mean_rtt"] / 1000,
+        # the RTT above the run's lowest: time spent in the queue
+        "qdelay_ms": (sender["mean_rtt"] - sender["min_rtt"]) / 1000,
+        "max_cwnd_kb": sender["max_snd_cwnd"] / 1024,
+        # (time s, cwnd kB, smoothed RTT ms) at the end of every interval
+        "trace": [(iv["streams"][0]["end"], iv["streams"][0]["snd_cwnd"] / 1024,
+                   iv["streams"][0]["rtt"] / 1000) for iv in run["intervals"]],
+    }
+
+
+def write_trace(trace, path):
+    with open(path, "w") as f:
+        f.write("# time_s cwnd_kB rtt_ms\n")
+        f.writelines(f"{t:.2f} {c:.1f} {r:.2f}\n" for t, c, r in trace)

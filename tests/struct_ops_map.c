@@ -17,193 +17,41 @@
 #include "lib/test.h"
 #include "lib/sys.h"
 #include "lib/insn.h"
+#include "lib/sops.h"
 #include "sops_test.skel.h"
 
 #ifndef ENOTSUPP
 #define ENOTSUPP 524
 #endif
 
-#define SOPS "bpf_struct_ops_test"
-#define DEBUGFS "/sys/kernel/debug/bpf_struct_ops_test"
-
-enum { STATE_INIT, STATE_INUSE, STATE_TOBEFREE };
-
-/* Where things are in the value, from BTF. */
-static struct layout {
-	int value_id;
-	__u32 value_size, data;
-	__u32 add, widths, touch, refused, name, flags, owner, reserved;
-	int add_idx, widths_idx;
-} L;
-
-static __u32 member_off(const struct btf_type *t, const char *name)
-{
-	const struct btf_member *m = btf_members(t);
-	int i;
-
-	for (i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(vmlinux_btf(), m->name_off), name))
-			return btf_member_bit_offset(t, i) / 8;
-	return ~0u;
-}
-
-static int init_layout(void)
-{
-	const struct btf_type *vt, *t;
-
-	if (L.value_size)
-		return 0;
-	L.value_id = vmlinux_struct_id("bpf_struct_ops_" SOPS);
-	if (L.value_id < 0)
-		return -1;
-	vt = btf__type_by_id(vmlinux_btf(), L.value_id);
-	t = btf__type_by_id(vmlinux_btf(), vmlinux_struct_id(SOPS));
-	L.value_size = vt->size;
-	L.data = member_off(vt, "data");
-	L.add = L.data + member_off(t, "add");
-	L.widths = L.data + member_off(t, "widths");
-	L.touch = L.data + member_off(t, "touch");
-	L.refused = L.data + member_off(t, "refused");
-	L.name = L.data + member_off(t, "name");
-	L.flags = L.data + member_off(t, "flags");
-	L.owner = L.data + member_off(t, "owner");
-	L.reserved = L.data + member_off(t, "reserved");
-	L.add_idx = vmlinux_member_index(SOPS, "add");
-	L.widths_idx = vmlinux_member_index(SOPS, "widths");
-	return 0;
-}
-
-static int create_map(void)
-{
-	return create_struct_ops_map(SOPS, NULL, NULL);
-}
-
-static int load_member(int idx)
-{
-	static const struct bpf_insn ret5[] = { I_MOV64_IMM(BPF_REG_0, 5), I_EXIT() };
-
-	return load_prog(BPF_PROG_TYPE_STRUCT_OPS, ret5, 2, vmlinux_struct_id(SOPS),
-			 idx, "GPL", NULL, 0);
-}
-
-/* A valid value: add() and the given name, flags 1. */
-static void fill_value(void *v, int add_fd, const char *name)
-{
-	memset(v, 0, L.value_size);
-	*(__u64 *)(v + L.add) = add_fd;
-	strcpy(v + L.name, name);
-	*(__u32 *)(v + L.flags) = 1;
-}
-
-static int update(int map_fd, void *v)
-{
-	__u32 key = 0;
-
-	return bpf_map_update_elem(map_fd, &key, v, 0);
-}
-
-static int lookup(int map_fd, void *v)
-{
-	__u32 key = 0;
-
-	return bpf_map_lookup_elem(map_fd, &key, v);
-}
-
-static int value_state(const void *v)
-{
-	return *(const int *)(v + 4);
-}
-
-static int value_refcnt(const void *v)
-{
-	return *(const int *)v;
-}
-
-static __u32 prog_id(int fd)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
-}
-
-static __u32 map_id(int fd)
-{
-	struct bpf_map_info info = {};
-	__u32 len = sizeof(info);
-
-	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
-}
-
-/* Write a command to the test subsystem; 0 or -errno. */
-static int sops_cmd(const char *cmd)
-{
-	int fd = open(DEBUGFS, O_WRONLY), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, cmd, strlen(cmd)) < 0 ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-/* One "key: value" line of the test subsystem's state, as text. */
-static const char *sops_field(const char *key, char *buf, size_t size)
-{
-	char line[128];
-	FILE *f = fopen(DEBUGFS, "r");
-	size_t n = strlen(key);
-
-	buf[0] = '\0';
-	if (!f)
-		return buf;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			snprintf(buf, size, "%s", line + n + 2);
-			buf[strcspn(buf, "\n")] = '\0';
-		}
-	fclose(f);
-	return buf;
-}
-
-static bool all_zero(const void *v, size_t n)
-{
-	const unsigned char *p = v;
-
-	while (n--)
-		if (*p++)
-			return false;
-	return true;
-}
-
 static void create_rules(void)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts);
 	int fd;
 
-	CHECK_OK(init_layout());
-	opts.btf_vmlinux_value_type_id = L.value_id;
+	CHECK_OK(sops_init());
+	opts.btf_vmlinux_value_type_id = sops.value_id;
 	/* a map with BTF ids needs a btf_fd, even for a vmlinux value type */
-	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size, 1, &opts), EINVAL);
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, sops.value_size, 1, &opts), EINVAL);
 	opts.btf_fd = map_btf_fd();
 	CHECK_OK(opts.btf_fd);
-	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size, 1, &opts);
+	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, sops.value_size, 1, &opts);
 	CHECK(fd >= 0, "good create: errno %d", errno);
 	close(fd);
-	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 8, L.value_size, 1, &opts), EINVAL);
-	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size, 2, &opts), EINVAL);
-	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size - 8, 1, &opts), EINVAL);
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 8, sops.value_size, 1, &opts), EINVAL);
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, sops.value_size, 2, &opts), EINVAL);
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, sops.value_size - 8, 1, &opts), EINVAL);
 	opts.map_flags = BPF_F_RDONLY;
-	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size, 1, &opts), EINVAL);
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, sops.value_size, 1, &opts), EINVAL);
 	opts.map_flags = 0;
 	/* a vmlinux type that is not a struct_ops value type */
 	opts.btf_vmlinux_value_type_id = vmlinux_struct_id("tcp_sock");
-	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size, 1, &opts), ENOTSUPP);
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, sops.value_size, 1, &opts), ENOTSUPP);
 	/* no value type at all */
-	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, L.value_size, 1, NULL), EINVAL);
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "m", 4, sops.value_size, 1, NULL), EINVAL);
 	/* the vmlinux value type is only for struct_ops maps */
-	opts.btf_vmlinux_value_type_id = L.value_id;
-	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_ARRAY, "m", 4, L.value_size, 1, &opts), EINVAL);
+	opts.btf_vmlinux_value_type_id = sops.value_id;
+	CHECK_ERRNO(bpf_map_create(BPF_MAP_TYPE_ARRAY, "m", 4, sops.value_size, 1, &opts), EINVAL);
 }
 
 /* A struct_ops map cannot be the inner map of a map-in-map. */
@@ -212,8 +60,8 @@ static void not_an_inner_map(void)
 	LIBBPF_OPTS(bpf_map_create_opts, opts);
 	int inner, outer;
 
-	CHECK_OK(init_layout());
-	inner = create_map();
+	CHECK_OK(sops_init());
+	inner = sops_create_map();
 	CHECK(inner >= 0, "create: errno %d", errno);
 	opts.inner_map_fd = inner;
 	outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "outer", 4, 4, 1, &opts);
@@ -230,7 +78,7 @@ static void create_needs_privilege(void)
 	char old[8] = "2";
 	pid_t pid;
 
-	CHECK_OK(init_layout());
+	CHECK_OK(sops_init());
 	fd = open("/proc/sys/kernel/unprivileged_bpf_disabled", O_RDWR);
 	CHECK_OK(fd);
 	CHECK_OK(read(fd, old, sizeof(old) - 1));
@@ -245,7 +93,7 @@ static void create_needs_privilege(void)
 
 		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
 			_exit(2);
-		mfd = create_map();
+		mfd = sops_create_map();
 		_exit(mfd < 0 && errno == EPERM ? 0 : 1);
 	}
 	waitpid(pid, &status, 0);
@@ -263,12 +111,12 @@ static void update_rules(void)
 	char v[512], out[512];
 	__u32 key = 1;
 
-	CHECK_OK(init_layout());
-	CHECK(L.value_size <= sizeof(v), "value too big");
-	mfd = create_map();
+	CHECK_OK(sops_init());
+	CHECK(sops.value_size <= sizeof(v), "value too big");
+	mfd = sops_create_map();
 	CHECK_OK(mfd);
-	add_fd = load_member(L.add_idx);
-	widths_fd = load_member(L.widths_idx);
+	add_fd = sops_load_member(sops.add_idx);
+	widths_fd = sops_load_member(sops.widths_idx);
 	dummy_fd = load_prog(BPF_PROG_TYPE_STRUCT_OPS,
 			     (struct bpf_insn[]){ I_MOV64_IMM(0, 0), I_EXIT() }, 2,
 			     vmlinux_struct_id("bpf_dummy_ops"), 0, "GPL", NULL, 0);
@@ -278,21 +126,21 @@ static void update_rules(void)
 
 #define BAD_UPDATE(what, errno_want, mutate)				\
 	do {								\
-		fill_value(v, add_fd, "sops_u");			\
+		sops_fill(v, add_fd, "sops_u");			\
 		mutate;							\
 		errno = 0;						\
-		if (update(mfd, v) == 0 || errno != (errno_want)) {	\
+		if (struct_ops_update(mfd, v) == 0 || errno != (errno_want)) {	\
 			test_fail(__FILE__, __LINE__, "%s: errno %d, want %d", \
 				  what, errno, errno_want);		\
 			err = 1;					\
 		}							\
-		if (lookup(mfd, out) || !all_zero(out, L.value_size)) { \
+		if (struct_ops_lookup(mfd, out) || !all_zero(out, sops.value_size)) { \
 			test_fail(__FILE__, __LINE__, "%s: map not left INIT", what); \
 			err = 1;					\
 		}							\
 	} while (0)
 
-	fill_value(v, add_fd, "sops_u");
+	sops_fill(v, add_fd, "sops_u");
 	errno = 0;
 	if (bpf_map_update_elem(mfd, &key, v, 0) == 0 || errno != E2BIG)
 		CHECK(0, "key 1: errno %d, want E2BIG", errno);
@@ -302,27 +150,27 @@ static void update_rules(void)
 		CHECK(0, "flags: errno %d, want EINVAL", errno);
 	BAD_UPDATE("refcnt set", EINVAL, *(int *)v = 1);
 	BAD_UPDATE("state set", EINVAL, *(int *)(v + 4) = STATE_INUSE);
-	BAD_UPDATE("value padding set", EINVAL, v[L.data - 1] = 1);
-	BAD_UPDATE("data padding set", EINVAL, v[L.flags + 4] = 1);
-	BAD_UPDATE("owner set", EINVAL, *(__u64 *)(v + L.owner) = 1);
-	BAD_UPDATE("plain data field set", EINVAL, *(__u64 *)(v + L.reserved) = 1);
-	BAD_UPDATE("empty name", EINVAL, v[L.name] = 0);
-	BAD_UPDATE("bad name char", EINVAL, v[L.name] = '/');
-	BAD_UPDATE("unterminated name", EINVAL, memset(v + L.name, 'a', 16));
-	BAD_UPDATE("unknown flag", EINVAL, *(__u32 *)(v + L.flags) = 2);
-	BAD_UPDATE("socket filter prog", EINVAL, *(__u64 *)(v + L.add) = filter_fd);
-	BAD_UPDATE("other struct's prog", EINVAL, *(__u64 *)(v + L.add) = dummy_fd);
-	BAD_UPDATE("other member's prog", EINVAL, *(__u64 *)(v + L.add) = widths_fd);
-	BAD_UPDATE("closed fd", EBADF, *(__u64 *)(v + L.add) = 999);
+	BAD_UPDATE("value padding set", EINVAL, v[sops.data - 1] = 1);
+	BAD_UPDATE("data padding set", EINVAL, v[sops.flags + 4] = 1);
+	BAD_UPDATE("owner set", EINVAL, *(__u64 *)(v + sops.owner) = 1);
+	BAD_UPDATE("plain data field set", EINVAL, *(__u64 *)(v + sops.reserved) = 1);
+	BAD_UPDATE("empty name", EINVAL, v[sops.name] = 0);
+	BAD_UPDATE("bad name char", EINVAL, v[sops.name] = '/');
+	BAD_UPDATE("unterminated name", EINVAL, memset(v + sops.name, 'a', 16));
+	BAD_UPDATE("unknown flag", EINVAL, *(__u32 *)(v + sops.flags) = 2);
+	BAD_UPDATE("socket filter prog", EINVAL, *(__u64 *)(v + sops.add) = filter_fd);
+	BAD_UPDATE("other struct's prog", EINVAL, *(__u64 *)(v + sops.add) = dummy_fd);
+	BAD_UPDATE("other member's prog", EINVAL, *(__u64 *)(v + sops.add) = widths_fd);
+	BAD_UPDATE("closed fd", EBADF, *(__u64 *)(v + sops.add) = 999);
 	/* reg() refuses a struct without add(): after the trampolines were built */
 	BAD_UPDATE("mandatory add missing", EINVAL,
-		   (*(__u64 *)(v + L.add) = 0, *(__u64 *)(v + L.widths) = widths_fd));
+		   (*(__u64 *)(v + sops.add) = 0, *(__u64 *)(v + sops.widths) = widths_fd));
 #undef BAD_UPDATE
 
 	/* after all that, a good update registers */
 	if (!err) {
-		fill_value(v, add_fd, "sops_u");
-		err = update(mfd, v) ? -errno : 0;
+		sops_fill(v, add_fd, "sops_u");
+		err = struct_ops_update(mfd, v) ? -errno : 0;
 		if (!err)
 			bpf_map_delete_elem(mfd, &key);
 	}
@@ -338,30 +186,32 @@ static void register_lookup_delete(void)
 {
 	int mfd, add_fd, err;
 	char v[512], out[512], buf[64];
+	struct struct_ops_header h;
 	__u32 key = 0, next;
 
-	CHECK_OK(init_layout());
-	mfd = create_map();
-	add_fd = load_member(L.add_idx);
+	CHECK_OK(sops_init());
+	mfd = sops_create_map();
+	add_fd = sops_load_member(sops.add_idx);
 	CHECK(mfd >= 0 && add_fd >= 0, "errno %d", errno);
-	fill_value(v, add_fd, "sops_reg");
+	sops_fill(v, add_fd, "sops_reg");
 
 	CHECK_ERRNO(bpf_map_delete_elem(mfd, &key), ENOENT);
-	CHECK_OK(lookup(mfd, out));
-	CHECK(all_zero(out, L.value_size), "INIT lookup not zero");
-	CHECK_OK(update(mfd, v));
+	CHECK_OK(struct_ops_lookup(mfd, out));
+	CHECK(all_zero(out, sops.value_size), "INIT lookup not zero");
+	CHECK_OK(struct_ops_update(mfd, v));
 	CHECK_STR(sops_field("registered", buf, sizeof(buf)), "sops_reg");
 	CHECK_STR(sops_field("flags", buf, sizeof(buf)), "0x1");
 
-	CHECK_OK(lookup(mfd, out));
-	CHECK_EQ(value_state(out), STATE_INUSE);
-	CHECK_EQ(value_refcnt(out), 1);
-	CHECK_EQ(*(__u64 *)(out + L.add), prog_id(add_fd));
-	CHECK_EQ(*(__u64 *)(out + L.widths), 0);
-	CHECK(!strcmp(out + L.name, "sops_reg"), "name %s", out + L.name);
-	CHECK_EQ(*(__u32 *)(out + L.flags), 1);
+	CHECK_OK(struct_ops_lookup(mfd, out));
+	memcpy(&h, out, sizeof(h));
+	CHECK_EQ(h.state, STATE_INUSE);
+	CHECK_EQ(h.refcnt, 1);
+	CHECK_EQ(*(__u64 *)(out + sops.add), prog_id(add_fd));
+	CHECK_EQ(*(__u64 *)(out + sops.widths), 0);
+	CHECK(!strcmp(out + sops.name, "sops_reg"), "name %s", out + sops.name);
+	CHECK_EQ(*(__u32 *)(out + sops.flags), 1);
 
-	CHECK_ERRNO(update(mfd, v), EBUSY);
+	CHECK_ERRNO(struct_ops_update(mfd, v), EBUSY);
 	key = 1;
 	CHECK_ERRNO(bpf_map_lookup_elem(mfd, &key, out), ENOENT);
 	CHECK_OK(bpf_map_get_next_key(mfd, NULL, &next));
@@ -378,13 +228,14 @@ static void register_lookup_delete(void)
 	CHECK_OK(bpf_map_delete_elem(mfd, &key));
 	CHECK_STR(sops_field("registered", buf, sizeof(buf)), "-");
 	CHECK_EQ(sops_cmd("call"), -ENOENT);
-	CHECK_OK(lookup(mfd, out));
-	CHECK_EQ(value_state(out), STATE_TOBEFREE);
-	CHECK_EQ(value_refcnt(out), 0);
-	CHECK_EQ(*(__u64 *)(out + L.add), prog_id(add_fd));
+	CHECK_OK(struct_ops_lookup(mfd, out));
+	memcpy(&h, out, sizeof(h));
+	CHECK_EQ(h.state, STATE_TOBEFREE);
+	CHECK_EQ(h.refcnt, 0);
+	CHECK_EQ(*(__u64 *)(out + sops.add), prog_id(add_fd));
 	CHECK_ERRNO(bpf_map_delete_elem(mfd, &key), EINPROGRESS);
 	/* deleted is not INIT: it cannot be registered again */
-	err = update(mfd, v);
+	err = struct_ops_update(mfd, v);
 	close(add_fd);
 	close(mfd);
 	CHECK(err < 0 && errno == EBUSY, "update after delete: %d errno %d", err, errno);
@@ -395,20 +246,20 @@ static void register_lookup_delete(void)
  */
 static void reg_failure_leaves_init(void)
 {
-	int m1 = create_map(), m2 = create_map(), add_fd = load_member(L.add_idx);
+	int m1 = sops_create_map(), m2 = sops_create_map(), add_fd = sops_load_member(sops.add_idx);
 	char v[512], out[512];
 	__u32 key = 0;
 	int err;
 
 	CHECK(m1 >= 0 && m2 >= 0 && add_fd >= 0, "errno %d", errno);
-	fill_value(v, add_fd, "sops_one");
-	CHECK_OK(update(m1, v));
+	sops_fill(v, add_fd, "sops_one");
+	CHECK_OK(struct_ops_update(m1, v));
 	errno = 0;
-	err = update(m2, v) ? errno : 0;
-	lookup(m2, out);
+	err = struct_ops_update(m2, v) ? errno : 0;
+	struct_ops_lookup(m2, out);
 	bpf_map_delete_elem(m1, &key);
-	if (err == EEXIST && all_zero(out, L.value_size))
-		err = update(m2, v) ? -errno : 0;
+	if (err == EEXIST && all_zero(out, sops.value_size))
+		err = struct_ops_update(m2, v) ? -errno : 0;
 	else
 		err = err ? -1000 - err : -1;
 	bpf_map_delete_elem(m2, &key);
@@ -418,22 +269,6 @@ static void reg_failure_leaves_init(void)
 	CHECK(!err, "second registration: %d", err);
 }
 
-static bool wait_gone(__u32 id, bool is_map)
-{
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
-	int i, fd;
-
-	for (i = 0; i < 200; i++) {
-		fd = is_map ? bpf_map_get_fd_by_id(id) : bpf_prog_get_fd_by_id(id);
-		if (fd < 0 && errno == ENOENT)
-			return true;
-		if (fd >= 0)
-			close(fd);
-		nanosleep(&ts, NULL);
-	}
-	return false;
-}
-
 /*
  * The registration outlives the map fd; after delete the struct lives on
  * while a user holds it (TOBEFREE, refcnt = the holds), and the map and
@@ -441,15 +276,16 @@ static bool wait_gone(__u32 id, bool is_map)
  */
 static void lifetime(void)
 {
-	int mfd = create_map(), add_fd = load_member(L.add_idx);
+	int mfd = sops_create_map(), add_fd = sops_load_member(sops.add_idx);
 	__u32 mid, pid, key = 0;
-	char v[512], out[512], buf[64];
+	char v[512], buf[64];
+	struct struct_ops_header h;
 
 	CHECK(mfd >= 0 && add_fd >= 0, "errno %d", errno);
 	mid = map_id(mfd);
 	pid = prog_id(add_fd);
-	fill_value(v, add_fd, "sops_life");
-	CHECK_OK(update(mfd, v));
+	sops_fill(v, add_fd, "sops_life");
+	CHECK_OK(struct_ops_update(mfd, v));
 	close(add_fd);
 	close(mfd);
 
@@ -459,12 +295,12 @@ static void lifetime(void)
 	CHECK_OK(sops_cmd("hold"));
 	mfd = bpf_map_get_fd_by_id(mid);
 	CHECK_OK(mfd);
-	CHECK_OK(lookup(mfd, out));
-	CHECK_EQ(value_refcnt(out), 3);
+	CHECK_OK(struct_ops_header(mfd, &h));
+	CHECK_EQ(h.refcnt, 3);
 	CHECK_OK(bpf_map_delete_elem(mfd, &key));
-	CHECK_OK(lookup(mfd, out));
-	CHECK_EQ(value_state(out), STATE_TOBEFREE);
-	CHECK_EQ(value_refcnt(out), 2);
+	CHECK_OK(struct_ops_header(mfd, &h));
+	CHECK_EQ(h.state, STATE_TOBEFREE);
+	CHECK_EQ(h.refcnt, 2);
 	close(mfd);
 	CHECK_STR(sops_field("holds", buf, sizeof(buf)), "2");
 	/* held: the map and the program are still there */
@@ -476,8 +312,8 @@ static void lifetime(void)
 	close(mfd);
 
 	CHECK_OK(sops_cmd("release"));
-	CHECK(wait_gone(mid, true), "map %u not freed after release", mid);
-	CHECK(wait_gone(pid, false), "prog %u not freed after release", pid);
+	CHECK(wait_id_gone(mid, true), "map %u not freed after release", mid);
+	CHECK(wait_id_gone(pid, false), "prog %u not freed after release", pid);
 }
 
 /* The way a user registers: a libbpf skeleton with SEC(".struct_ops"). */

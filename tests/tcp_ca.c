@@ -16,6 +16,7 @@
 #include "lib/test.h"
 #include "lib/cc.h"
 #include "lib/net.h"
+#include "lib/sys.h"
 #include "reno.skel.h"
 #include "dctcp.skel.h"
 #include "cubic.skel.h"
@@ -30,23 +31,6 @@ static const struct { const char *obj, *name, *busy_counter; } examples[] = {
 	{ "cubic", "bpf_cubic", "pkts_acked_calls" },
 };
 #define NR_EXAMPLES 3
-
-/* The struct_ops map's header as lookup returns it. */
-struct map_header {
-	__u32 refcnt;
-	__u32 state;
-};
-
-static int read_header(struct bpf_cc *cc, struct map_header *h)
-{
-	char value[4096];
-	int zero = 0;
-
-	if (bpf_map_lookup_elem(bpf_map__fd(cc->ops), &zero, value))
-		return -errno;
-	memcpy(h, value, sizeof(*h));
-	return 0;
-}
 
 /* Registering adds the name to the available list, not to the allowed. */
 static void register_lists_name(void)
@@ -405,7 +389,7 @@ static void route_congctl(void)
 
 struct unreg_probe {
 	struct bpf_cc *cc;
-	struct map_header during;
+	struct struct_ops_header during;
 	int new_socket_errno;
 	bool still_available;
 };
@@ -417,23 +401,13 @@ static void unregister_now(struct xfer *x, int fd)
 	int s;
 
 	cc_detach(p->cc);
-	read_header(p->cc, &p->during);
+	struct_ops_header(bpf_map__fd(p->cc->ops), &p->during);
 	s = socket(AF_INET, SOCK_STREAM, 0);
 	errno = 0;
 	if (setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, "bpf_reno", 8))
 		p->new_socket_errno = errno;
 	close(s);
 	p->still_available = sysctl_lists(AVAILABLE, "bpf_reno");
-}
-
-static bool map_exists(__u32 id)
-{
-	int fd = bpf_map_get_fd_by_id(id);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
 }
 
 static void unregister_during_transfer(void)
@@ -444,7 +418,7 @@ static void unregister_during_transfer(void)
 			  .pace_us = 2000, .midway = unregister_now, .arg = &probe };
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
-	struct map_header after;
+	struct struct_ops_header after;
 	int i;
 
 	CHECK_OK(cc_open(&cc, "reno", "bpf_reno"));
@@ -455,7 +429,7 @@ static void unregister_during_transfer(void)
 	CHECK_EQ(x.received, x.bytes);
 	CHECK(!x.corrupt, "data corrupted");
 	/* while it ran: TOBEFREE, held by the listener and both ends */
-	CHECK_EQ(probe.during.state, 2);
+	CHECK_EQ(probe.during.state, STATE_TOBEFREE);
 	CHECK_EQ(probe.during.refcnt, 3);
 	CHECK_EQ(probe.new_socket_errno, ENOENT);
 	CHECK(!probe.still_available, "bpf_reno still available");
@@ -463,19 +437,17 @@ static void unregister_during_transfer(void)
 
 	/* the sockets let go as they close */
 	for (i = 0; i < 50; i++) {
-		CHECK_OK(read_header(&cc, &after));
+		CHECK_OK(struct_ops_header(bpf_map__fd(cc.ops), &after));
 		if (!after.refcnt)
 			break;
 		usleep(100 * 1000);
 	}
-	CHECK_EQ(after.state, 2);
+	CHECK_EQ(after.state, STATE_TOBEFREE);
 	CHECK_EQ(after.refcnt, 0);
 
 	/* the last fd gone, the map goes */
 	cc_close(&cc);
-	for (i = 0; i < 50 && map_exists(info.id); i++)
-		usleep(100 * 1000);
-	CHECK(!map_exists(info.id), "map %u still there", info.id);
+	CHECK(wait_id_gone(info.id, true), "map %u still there", info.id);
 
 	/* and the name is free again */
 	CHECK_OK(cc_open(&cc, "reno", "bpf_reno"));
@@ -488,14 +460,14 @@ static void unregister_during_transfer(void)
 static void duplicate_name(void)
 {
 	struct bpf_cc a, b;
-	struct map_header h;
+	struct struct_ops_header h;
 
 	CHECK_OK(cc_open(&a, "reno", "bpf_reno"));
 	CHECK_OK(cc_open(&b, "reno", "bpf_reno"));
 	CHECK_OK(cc_attach(&a));
 	CHECK_EQ(cc_attach(&b), -EEXIST);
-	CHECK_OK(read_header(&b, &h));
-	CHECK_EQ(h.state, 0);	/* still INIT: it can be used once the name is free */
+	CHECK_OK(struct_ops_header(bpf_map__fd(b.ops), &h));
+	CHECK_EQ(h.state, STATE_INIT);	/* still INIT: it can be used once the name is free */
 	cc_close(&a);
 	CHECK_OK(cc_attach(&b));
 	cc_close(&b);

@@ -72,17 +72,12 @@ void raw_close(struct raw_cc *r)
 
 int raw_update(struct raw_cc *r)
 {
-	int zero = 0;
-
-	return bpf_map_update_elem(r->map, &zero, r->value, 0);
+	return struct_ops_update(r->map, r->value);
 }
 
 __u32 raw_state(struct raw_cc *r)
 {
-	char value[4096];
-	int zero = 0;
+	struct struct_ops_header h;
 
-	if (bpf_map_lookup_elem(r->map, &zero, value))
-		return ~0U;
-	return *(__u32 *)(value + 4);
+	return struct_ops_header(r->map, &h) ? ~0U : h.state;
 }

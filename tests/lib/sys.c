@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 
@@ -167,4 +168,77 @@ int vmlinux_field(const char *struct_name, const char *path, __u32 *off,
 	if (size)
 		*size = btf__resolve_size(vmlinux_btf(), type_id);
 	return 0;
+}
+
+int struct_ops_update(int map_fd, const void *value)
+{
+	__u32 zero = 0;
+
+	return bpf_map_update_elem(map_fd, &zero, value, 0);
+}
+
+int struct_ops_lookup(int map_fd, void *value)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(map_fd, &zero, value);
+}
+
+int struct_ops_header(int map_fd, struct struct_ops_header *h)
+{
+	char value[4096];
+
+	if (struct_ops_lookup(map_fd, value))
+		return -errno;
+	memcpy(h, value, sizeof(*h));
+	return 0;
+}
+
+__u32 map_id(int fd)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+__u32 prog_id(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+bool id_exists(__u32 id, bool is_map)
+{
+	int fd = is_map ? bpf_map_get_fd_by_id(id) : bpf_prog_get_fd_by_id(id);
+
+	if (fd < 0)
+		return errno != ENOENT;
+	close(fd);
+	return true;
+}
+
+bool wait_id_gone(__u32 id, bool is_map)
+{
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (!id_exists(id, is_map))
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+bool all_zero(const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		if (*c++)
+			return false;
+	return true;
 }

@@ -4,6 +4,8 @@
 #define STRUCT_OPS_SYS_H
 
 #include <linux/bpf.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <bpf/btf.h>
 
 int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr, unsigned int size);
@@ -43,5 +45,28 @@ int load_prog(enum bpf_prog_type type, const struct bpf_insn *insns,
 int load_trivial_prog(enum bpf_prog_type type, __u32 attach_btf_id,
 		      __u32 expected_attach_type, const char *license,
 		      int ret, char *log, size_t log_size);
+
+/* The header every struct_ops map value starts with, and its states. */
+enum { STATE_INIT, STATE_INUSE, STATE_TOBEFREE };
+struct struct_ops_header {
+	__u32 refcnt;
+	__u32 state;
+};
+
+/* Update or look up element 0 of a struct_ops map; 0 or -1 with errno. */
+int struct_ops_update(int map_fd, const void *value);
+int struct_ops_lookup(int map_fd, void *value);
+/* The header of element 0; 0 or -errno. */
+int struct_ops_header(int map_fd, struct struct_ops_header *h);
+
+/* The id of the map or program behind fd, 0 if it has none. */
+__u32 map_id(int fd);
+__u32 prog_id(int fd);
+/* Whether a map (or program) id still names a live object. */
+bool id_exists(__u32 id, bool is_map);
+/* Wait up to 10 s for an id to go (freeing waits for RCU); true if gone. */
+bool wait_id_gone(__u32 id, bool is_map);
+
+bool all_zero(const void *p, size_t n);
 
 #endif

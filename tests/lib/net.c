@@ -129,7 +129,8 @@ static void *serve(void *arg)
 
 static int send_all(struct xfer *x, int fd)
 {
-	static unsigned char buf[CHUNK];
+	/* per thread: transfers may run in several threads at once */
+	static __thread unsigned char buf[CHUNK];
 	size_t off = 0, len, i;
 	bool midway_done = !x->midway;
 	ssize_t n;
@@ -252,4 +253,16 @@ bool sysctl_lists(const char *path, const char *name)
 	char buf[1024];
 
 	return !sysctl_read(path, buf, sizeof(buf)) && word_in(buf, name);
+}
+
+int modprobe_off(char *old, size_t len)
+{
+	int err = sysctl_read(MODPROBE, old, len);
+
+	return err ? err : sysctl_write(MODPROBE, "\n");
+}
+
+int modprobe_restore(const char *old)
+{
+	return old[0] ? sysctl_write(MODPROBE, old) : 0;
 }

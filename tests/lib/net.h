@@ -48,4 +48,15 @@ int sysctl_write(const char *path, const char *value);
 /* Whether a sysctl holding a list of names (AVAILABLE, ALLOWED) has name. */
 bool sysctl_lists(const char *path, const char *name);
 
+#define MODPROBE "/proc/sys/kernel/modprobe"
+
+/*
+ * setsockopt(TCP_CONGESTION) to a name nobody registered runs
+ * "modprobe tcp_<name>" first (seconds in the guest under TCG); with
+ * kernel.modprobe empty it fails at once. modprobe_off() empties it and
+ * keeps the old path in old; modprobe_restore() puts it back.
+ */
+int modprobe_off(char *old, size_t len);
+int modprobe_restore(const char *old);
+
 #endif

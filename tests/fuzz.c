@@ -74,7 +74,7 @@ static struct stype {
 	int type_id, value_id;
 	__u32 vsize, data, name_off;	/* name_off 0: no name member */
 	int nmembers;
-	struct { __u32 off, size; bool func; } m[64];
+	struct { __u32 off, size, nargs; bool func; } m[64];
 	int base[64];			/* "return 1" prog per member; -1: refused */
 } types[NTYPES] = {
 	[T_TCA] = { "tcp_congestion_ops", { "ssthresh", "undo_cwnd", "cong_avoid" }, "fz" },
@@ -194,8 +194,11 @@ static int init_type(struct stype *t)
 
 		t->m[i].off = t->data + btf_member_bit_offset(st, i) / 8;
 		t->m[i].size = btf__resolve_size(btf, m->type);
-		t->m[i].func = btf_is_ptr(mt) &&
-			btf_is_func_proto(btf__type_by_id(btf, btf__resolve_type(btf, mt->type)));
+		const struct btf_type *proto = btf_is_ptr(mt) ?
+			btf__type_by_id(btf, btf__resolve_type(btf, mt->type)) : NULL;
+
+		t->m[i].func = proto && btf_is_func_proto(proto);
+		t->m[i].nargs = t->m[i].func ? btf_vlen(proto) : 0;
 		t->base[i] = 0;
 		if (!strcmp(btf__name_by_offset(btf, m->name_off), "name"))
 			t->name_off = t->m[i].off;
@@ -845,13 +848,25 @@ static void op_sock_renew(void)
 	result(OP_SOCK_RENEW, socket_pair(&fz.socks[p], &fz.socks[p + 1]));
 }
 
+/*
+ * test_run runs bpf_dummy_ops programs only: pick one of those mostly,
+ * with as many arguments as its member takes mostly.
+ */
 static void op_test_run(void)
 {
 	struct ent *e = pick(K_PROG);
-	int fd = e && !one_in(8) ? e->fd : any_fd();
+	int fd, k;
 	__u64 args[8], state[4] = { rng_next(&fz.rng) };
 	union bpf_attr attr;
-	unsigned int i, nargs = one_in(8) ? rnd(8) : 5;
+	unsigned int i, nargs;
+
+	for (k = 0; k < 4 && e && e->type != T_DUMMY && !one_in(4); k++)
+		e = pick(K_PROG);
+	fd = e && !one_in(8) ? e->fd : any_fd();
+	nargs = e && e->type == T_DUMMY && e->member < types[T_DUMMY].nmembers ?
+		types[T_DUMMY].m[e->member].nargs : 5;
+	if (one_in(8))
+		nargs = rnd(8);
 
 	for (i = 0; i < ARRAY_LEN(args); i++)
 		args[i] = rng_next(&fz.rng);

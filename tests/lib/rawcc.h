@@ -24,6 +24,9 @@ struct raw_cc {
 
 /* Create the map and load the programs; 0 or -1. */
 int raw_open(struct raw_cc *r);
+/* raw_open() step by step: the map (r zeroed first), then the programs. */
+int raw_open_map(struct raw_cc *r);
+int raw_load_progs(struct raw_cc *r);
 void raw_close(struct raw_cc *r);
 /* The value of a complete congestion control named name. */
 void raw_reset(struct raw_cc *r, const char *name);
@@ -34,5 +37,12 @@ void raw_put_bytes(struct raw_cc *r, const char *m, const void *p, size_t n);
 int raw_update(struct raw_cc *r);
 /* The map's state (0 INIT, 1 INUSE, 2 TOBEFREE), ~0U if lookup failed. */
 __u32 raw_state(struct raw_cc *r);
+
+/* Program ids: ssthresh, undo_cwnd, cong_avoid, cong_control (0: none). */
+#define RAW_NPROGS 4
+/* Those of r's program fds. */
+void raw_prog_ids(const struct raw_cc *r, __u32 ids[RAW_NPROGS]);
+/* Those a registered map's value holds, read back; 0 or -errno. */
+int raw_value_prog_ids(int map_fd, __u32 ids[RAW_NPROGS]);
 
 #endif

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Sockets that select a congestion control, and hold it while open. */
+#ifndef STRUCT_OPS_SOCK_H
+#define STRUCT_OPS_SOCK_H
+
+/* An IPv4 TCP socket on congestion control cc; the fd, or -1 with errno. */
+int tcp_socket_cc(const char *cc);
+
+/* setsockopt(TCP_CONGESTION) on a new socket: 0 or the errno; on success
+ * the socket must then report cc (else EPROTO).
+ */
+int try_select_cc(const char *cc);
+
+#endif

@@ -7,8 +7,6 @@
  * struct and holds references on it.
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -69,39 +67,6 @@ static void not_an_inner_map(void)
 	if (outer >= 0)
 		close(outer);
 	CHECK(outer < 0 && errno == ENOTSUPP, "outer map: %d errno %d", outer, errno);
-}
-
-/* Without CAP_BPF/CAP_SYS_ADMIN, even with unprivileged BPF enabled. */
-static void create_needs_privilege(void)
-{
-	int fd, status;
-	char old[8] = "2";
-	pid_t pid;
-
-	CHECK_OK(sops_init());
-	fd = open("/proc/sys/kernel/unprivileged_bpf_disabled", O_RDWR);
-	CHECK_OK(fd);
-	CHECK_OK(read(fd, old, sizeof(old) - 1));
-	if (write(fd, "0", 1) != 1) {
-		/* 1 is sticky until reboot; the map_alloc rule is then untestable */
-		close(fd);
-		CHECK(0, "cannot enable unprivileged bpf (sysctl is %c)", old[0]);
-	}
-	pid = fork();
-	if (pid == 0) {
-		int mfd;
-
-		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
-			_exit(2);
-		mfd = sops_create_map();
-		_exit(mfd < 0 && errno == EPERM ? 0 : 1);
-	}
-	waitpid(pid, &status, 0);
-	lseek(fd, 0, SEEK_SET);
-	CHECK_OK(write(fd, old, strlen(old)));
-	close(fd);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	      "unprivileged create was not refused with EPERM (status %#x)", status);
 }
 
 /* Each bad update fails with its errno and leaves the map INIT. */
@@ -384,7 +349,6 @@ static void bench_command(void)
 	CHECK_EQ(sops_cmd("bench 10"), -ENOENT);
 }
 
-TEST_MAIN(SUBTEST(create_rules), SUBTEST(not_an_inner_map), SUBTEST(create_needs_privilege),
-	  SUBTEST(update_rules), SUBTEST(register_lookup_delete),
-	  SUBTEST(reg_failure_leaves_init), SUBTEST(lifetime),
+TEST_MAIN(SUBTEST(create_rules), SUBTEST(not_an_inner_map), SUBTEST(update_rules),
+	  SUBTEST(register_lookup_delete), SUBTEST(reg_failure_leaves_init), SUBTEST(lifetime),
 	  SUBTEST(skeleton_attach), SUBTEST(bench_command))

@@ -7,6 +7,7 @@
 
 const char *test_prog_name;
 bool test_failed;
+bool test_skipped;
 char test_why[512];
 void (*test_after_each)(void);
 
@@ -19,6 +20,16 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 	n = snprintf(test_why, sizeof(test_why), "%s:%d: ", basename((char *)file), line);
 	va_start(ap, fmt);
 	vsnprintf(test_why + n, sizeof(test_why) - n, fmt, ap);
+	va_end(ap);
+}
+
+void test_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	test_skipped = true;
+	va_start(ap, fmt);
+	vsnprintf(test_why, sizeof(test_why), fmt, ap);
 	va_end(ap);
 }
 
@@ -38,6 +49,7 @@ int run_subtests(int argc, char **argv, const struct subtest *tests, int n)
 		    fnmatch(filter, test_prog_name, 0))
 			continue;
 		test_failed = false;
+		test_skipped = false;
 		test_why[0] = '\0';
 		tests[i].fn();
 		/* a subtest that failed half-way leaves nothing to the next */
@@ -46,6 +58,8 @@ int run_subtests(int argc, char **argv, const struct subtest *tests, int n)
 		if (test_failed) {
 			printf("FAIL %s: %s\n", full, test_why);
 			failed++;
+		} else if (test_skipped) {
+			printf("SKIP %s: %s\n", full, test_why);
 		} else {
 			printf("PASS %s\n", full);
 		}

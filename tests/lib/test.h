@@ -30,6 +30,9 @@ extern void (*test_after_each)(void);
 
 void test_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* What SKIP() says: the subtest cannot run here ("SKIP prog/subtest: why"). */
+extern bool test_skipped;
+void test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int run_subtests(int argc, char **argv, const struct subtest *tests, int n);
 
 /* Fails the subtest and returns from it when cond is false. */
@@ -72,6 +75,13 @@ int run_subtests(int argc, char **argv, const struct subtest *tests, int n);
 	do {									\
 		const char *__g = (got), *__w = (want);				\
 		CHECK(!strcmp(__g, __w), "got \"%s\", want \"%s\"", __g, __w); \
+	} while (0)
+
+/* Ends the subtest as skipped, with the reason it cannot run here. */
+#define SKIP(fmt, ...)								\
+	do {									\
+		test_skip(fmt, ##__VA_ARGS__);					\
+		return;								\
 	} while (0)
 
 #define SUBTEST(fn) { #fn, fn }

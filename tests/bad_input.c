@@ -1055,6 +1055,27 @@ static int run_wrong_slots(void)
 	return n;
 }
 
+/* Refused updates leave a map that registers with a good value. */
+static void check_maps_still_register(void)
+{
+	char buf[32];
+	bool ok;
+
+	ok = !struct_ops_update(F.sops_map, good_sops_value()) &&
+	     !strcmp(sops_field("registered", buf, sizeof(buf)), "sops_badin");
+	raw_reset(&F.cc_init, CC_INIT_NAME);
+	ok = ok && !raw_update(&F.cc_init) && sysctl_lists(AVAILABLE, CC_INIT_NAME);
+	bpf_map_delete_elem(F.sops_map, &(__u32){ 0 });
+	bpf_map_delete_elem(F.cc_init.map, &(__u32){ 0 });
+	if (ok) {
+		printf("PASS bad_input/after/maps_still_register\n");
+	} else {
+		printf("FAIL bad_input/after/maps_still_register: errno %d (%s)\n", errno,
+		       strerror(errno));
+		test_failed = true;
+	}
+}
+
 int main(void)
 {
 	unsigned int i;
@@ -1069,6 +1090,7 @@ int main(void)
 	for (i = 0; i < ARRAY_LEN(cases); i++)
 		run_case(&cases[i]);
 	slots = run_wrong_slots();
+	check_maps_still_register();
 	printf("bad_input: %u cases in the table, %d wrong-slot cases, %s\n", i, slots,
 	       test_failed ? "some failed" : "all refused with their errno, nothing changed");
 	close_fixtures();

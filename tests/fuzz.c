@@ -387,6 +387,8 @@ static unsigned int make_insns(struct bpf_insn *in, const struct stype *t)
 				      &off, NULL);
 		else if (t == &types[T_SOPS] && !one_in(4))
 			vmlinux_field("bpf_struct_ops_test_ctx", "out", &off, NULL);
+		else if (t == &types[T_DUMMY] && !one_in(4))
+			off = 0;	/* bpf_dummy_ops_state's val */
 		else
 			off = one_in(2) ? 0 : rnd(512) & ~3u;
 		in[n++] = I_LDX(BPF_DW, BPF_REG_2, BPF_REG_1, 0);

@@ -377,6 +377,21 @@ static int load_foreign_helper(void)
 	return load(insns, ARRAY_LEN(insns), SOPS, sops.add_idx, "GPL");
 }
 
+/*
+ * test_1's state is NULL when BPF_PROG_TEST_RUN is given 0 for it: using
+ * it unchecked is refused (upstream 6.1 took it and wrote through NULL)
+ */
+static int load_dummy_state_unchecked(void)
+{
+	static const struct bpf_insn insns[] = {
+		I_LDX(BPF_DW, BPF_REG_2, BPF_REG_1, 0),
+		I_LDX(BPF_W, BPF_REG_0, BPF_REG_2, 0),
+		I_EXIT(),
+	};
+
+	return load(insns, ARRAY_LEN(insns), "bpf_dummy_ops", 0, "GPL");
+}
+
 static int load_attr_tail_set(void)
 {
 	static const struct bpf_insn insns[] = { I_MOV64_IMM(BPF_REG_0, 0), I_EXIT() };
@@ -865,6 +880,8 @@ static const struct bad_input cases[] = {
 	{ "load/reads_missing_argument", load_reads_missing_argument, EACCES,
 	  "func 'add' doesn't have 3-th argument" },
 	{ "load/foreign_helper", load_foreign_helper, EINVAL, "unknown func bpf_tcp_send_ack#116" },
+	{ "load/dummy_state_unchecked", load_dummy_state_unchecked, EACCES,
+	  "R2 invalid mem access 'ptr_or_null_'" },
 	{ "load/attr_tail_set", load_attr_tail_set, E2BIG, NULL },
 
 	{ "update/key_1", update_key_1, E2BIG, NULL },

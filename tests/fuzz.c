@@ -392,6 +392,9 @@ static unsigned int make_insns(struct bpf_insn *in, const struct stype *t)
 		else
 			off = one_in(2) ? 0 : rnd(512) & ~3u;
 		in[n++] = I_LDX(BPF_DW, BPF_REG_2, BPF_REG_1, 0);
+		/* bpf_dummy_ops's state may be NULL: the verifier wants a check */
+		if (one_in(2))
+			in[n++] = I_JEQ_IMM(BPF_REG_2, 0, 2);
 		in[n++] = I_MOV64_IMM(BPF_REG_3, 1 + rnd(100));
 		in[n++] = I_STX(one_in(2) ? BPF_W : BPF_DW, BPF_REG_2, BPF_REG_3, off);
 		in[n++] = I_MOV64_IMM(BPF_REG_0, 0);

@@ -25,6 +25,9 @@
 #define I_ADD64_IMM(dst, v) \
 	((struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = dst, .imm = v })
 /* call helper id */
+/* if dst == v, skip the next off instructions */
+#define I_JEQ_IMM(dst, v, o) \
+	((struct bpf_insn){ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = dst, .off = o, .imm = v })
 #define I_CALL(id) ((struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .imm = id })
 #define I_EXIT() ((struct bpf_insn){ .code = BPF_JMP | BPF_EXIT })
 

@@ -1108,7 +1108,7 @@ int main(void)
 		run_case(&cases[i]);
 	slots = run_wrong_slots();
 	check_maps_still_register();
-	printf("bad_input: %u cases in the table, %d wrong-slot cases, %s\n", i, slots,
+	printf("# bad_input: %u cases in the table, %d wrong-slot cases, %s\n", i, slots,
 	       test_failed ? "some failed" : "all refused with their errno, nothing changed");
 	close_fixtures();
 	return test_failed;

@@ -432,7 +432,7 @@ static void check_kmemleak(void)
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, "unreferenced object", 19)) {
 			if (!leaks)
-				printf("    %s", line);
+				printf("#     %s", line);
 			leaks++;
 		}
 	fclose(f);
@@ -463,7 +463,7 @@ int main(void)
 		run_target(&targets[i]);
 	disarm();
 	check_kmemleak();
-	printf("fault_inject: %lu allocations failed on purpose across %zu operations\n",
+	printf("# fault_inject: %lu allocations failed on purpose across %zu operations\n",
 	       total_faults, ARRAY_LEN(targets));
 	return test_failed;
 }

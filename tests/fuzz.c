@@ -954,10 +954,10 @@ static void print_ring(void)
 {
 	unsigned long i, from = sh->done >= RING - 1 ? sh->done - (RING - 1) : 0;
 
-	printf("fuzz: the last operations:\n");
+	printf("# fuzz: the last operations:\n");
 	for (i = from; i <= sh->done; i++)
 		if (sh->ring[i % RING][0])
-			printf("fuzz:   %s\n", sh->ring[i % RING]);
+			printf("# fuzz:   %s\n", sh->ring[i % RING]);
 }
 
 static void print_stats(double secs)
@@ -965,12 +965,12 @@ static void print_stats(double secs)
 	char buf[1024];
 	int i;
 
-	printf("fuzz: seed %llu, %lu ops in %.0f s (%.0f ops/s), %u maps, %u progs\n",
+	printf("# fuzz: seed %llu, %lu ops in %.0f s (%.0f ops/s), %u maps, %u progs\n",
 	       (unsigned long long)fz.seed, sh->done, secs, secs > 0 ? sh->done / secs : 0,
 	       sh->nmaps, sh->nprogs);
 	for (i = 0; i < OP_N; i++) {
 		sh->stats[i].name = ops[i].name;
-		printf("fuzz:   %s, %.1f s\n", opstat_format(&sh->stats[i], buf, sizeof(buf)),
+		printf("# fuzz:   %s, %.1f s\n", opstat_format(&sh->stats[i], buf, sizeof(buf)),
 		       sh->secs[i]);
 	}
 }
@@ -1050,7 +1050,7 @@ static void syscalls(void)
 	pid_t pid;
 
 	fz.seed = seed_from_env();
-	printf("fuzz: seed %llu\n", (unsigned long long)fz.seed);
+	printf("# fuzz: seed %llu\n", (unsigned long long)fz.seed);
 	rng_seed(&fz.rng, fz.seed);
 	CHECK_OK(sops_init());
 	for (t = 0; t < NTYPES; t++)
@@ -1079,7 +1079,7 @@ static void syscalls(void)
 			 sh->done + 1, (unsigned long long)fz.seed, status);
 	if (sh->why[0]) {
 		print_ring();
-		printf("fuzz: reproduce: FUZZ_SEED=%llu FUZZ_OPS=%lu tools/vm -- build/tests/bin/fuzz\n",
+		printf("# fuzz: reproduce: FUZZ_SEED=%llu FUZZ_OPS=%lu tools/vm -- build/tests/bin/fuzz\n",
 		       (unsigned long long)fz.seed, sh->done + 1);
 	}
 	unregister_all();

@@ -568,11 +568,11 @@ static void print_totals(unsigned int seconds)
 	char buf[512];
 	int op;
 
-	printf("stress: %u s, %u maps, %lu transfers, %lu bytes, %lu sockets opened, %lu closed\n",
+	printf("# stress: %u s, %u maps, %lu transfers, %lu bytes, %lu sockets opened, %lu closed\n",
 	       seconds, st.nmaps, st.xfers_done, st.bytes, st.sockets_opened,
 	       st.sockets_closed);
 	for (op = 0; op < OP_N; op++)
-		printf("stress:   %s\n", opstat_format(&stats[op], buf, sizeof(buf)));
+		printf("# stress:   %s\n", opstat_format(&stats[op], buf, sizeof(buf)));
 }
 
 /*

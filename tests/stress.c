@@ -128,6 +128,12 @@ static bool record(enum op op, int err, __u32 map)
 	return false;
 }
 
+/* Each thread's own random stream: different per thread and per run. */
+static void thread_rng(__u64 *rng, void *arg)
+{
+	rng_seed(rng, (unsigned long)arg * 7919 + time(NULL));
+}
+
 static void pause_us(__u64 *rng, __u32 max_us)
 {
 	struct timespec ts;
@@ -171,7 +177,7 @@ static void *registerer(void *arg)
 {
 	__u64 rng;
 
-	rng_seed(&rng, (unsigned long)arg * 7919 + time(NULL));
+	thread_rng(&rng, arg);
 	while (!stopping()) {
 		unsigned int i = pick_map(&rng);
 		int fd = open_map(i);
@@ -192,7 +198,7 @@ static void *deleter(void *arg)
 {
 	__u64 rng;
 
-	rng_seed(&rng, (unsigned long)arg * 7919 + time(NULL));
+	thread_rng(&rng, arg);
 	while (!stopping()) {
 		unsigned int i = pick_map(&rng);
 		int fd = open_map(i);
@@ -249,7 +255,7 @@ static void *looker(void *arg)
 	unsigned char *last = calloc(MAX_MAPS, 1);
 	__u64 rng;
 
-	rng_seed(&rng, (unsigned long)arg * 7919 + time(NULL));
+	thread_rng(&rng, arg);
 	while (last && !stopping()) {
 		unsigned int i = pick_map(&rng);
 		int fd = open_map(i);
@@ -284,7 +290,7 @@ static void *replacer(void *arg)
 	int fd, old;
 	__u32 state;
 
-	rng_seed(&rng, (unsigned long)arg * 7919 + time(NULL));
+	thread_rng(&rng, arg);
 	while (!stopping()) {
 		state = current_state();
 		if ((state == STATE_TOBEFREE || (early && state == STATE_INUSE)) &&
@@ -314,7 +320,7 @@ static void *fd_churner(void *arg)
 	unsigned int i, k;
 	__u64 rng;
 
-	rng_seed(&rng, (unsigned long)arg * 7919 + time(NULL));
+	thread_rng(&rng, arg);
 	for (k = 0; k < ARRAY_LEN(held); k++)
 		held[k].fd = -1;
 	while (!stopping()) {
@@ -420,7 +426,7 @@ static void *cc_switcher(void *arg)
 	int s[3] = { -1, -1, -1 }, k, err;
 	__u64 rng;
 
-	rng_seed(&rng, (unsigned long)arg * 7919 + time(NULL));
+	thread_rng(&rng, arg);
 	while (!stopping()) {
 		if (s[0] < 0 && (err = socket_trio(s))) {
 			fail("socket pair: %s", strerror(err));
@@ -471,33 +477,31 @@ static void xfer(enum op op, __u64 *rng, const char *cc, size_t bytes)
 		fail("%s on %s: ran on %s and %s", stats[op].name, cc, x.client_cc, x.server_cc);
 }
 
-static void *short_xfers(void *arg)
+/* Transfers of op's kind until the end; bytes 0: 1 B to 64 KiB at random. */
+static void xfers_until_stopped(void *arg, enum op op, const char *cc, size_t bytes)
 {
 	__u64 rng;
 
-	rng_seed(&rng, (unsigned long)arg * 7919 + time(NULL));
+	thread_rng(&rng, arg);
 	while (!stopping())
-		xfer(OP_XFER_SHORT, &rng, NAME, 1 + rng_below(&rng, 64 * KB));
+		xfer(op, &rng, cc, bytes ?: 1 + rng_below(&rng, 64 * KB));
+}
+
+static void *short_xfers(void *arg)
+{
+	xfers_until_stopped(arg, OP_XFER_SHORT, NAME, 0);
 	return NULL;
 }
 
 static void *bulk_native(void *arg)
 {
-	__u64 rng;
-
-	rng_seed(&rng, (unsigned long)arg * 7919 + time(NULL));
-	while (!stopping())
-		xfer(OP_XFER_NATIVE, &rng, NATIVE, 2 * MB);
+	xfers_until_stopped(arg, OP_XFER_NATIVE, NATIVE, 2 * MB);
 	return NULL;
 }
 
 static void *bulk_bpf(void *arg)
 {
-	__u64 rng;
-
-	rng_seed(&rng, (unsigned long)arg * 7919 + time(NULL));
-	while (!stopping())
-		xfer(OP_XFER_BPF, &rng, NAME, 2 * MB);
+	xfers_until_stopped(arg, OP_XFER_BPF, NAME, 2 * MB);
 	return NULL;
 }
 

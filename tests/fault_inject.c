@@ -209,15 +209,26 @@ static int unregister_sops(void)
 	return bpf_map_delete_elem(S.map, &(__u32){ 0 });
 }
 
-static const char *sops_registered(void)
+/* The map's state and refcnt, and the name bpf_struct_ops_test has registered. */
+static const char *sops_in_state(__u32 state, __u32 refcnt, const char *registered)
 {
 	struct struct_ops_header h;
 	char buf[32];
 
-	if (struct_ops_header(S.map, &h) || h.state != STATE_INUSE || h.refcnt != 1)
-		return "the map is not INUSE with refcnt 1";
-	if (strcmp(sops_field("registered", buf, sizeof(buf)), "sops_fault"))
-		return "bpf_struct_ops_test does not have it registered";
+	if (struct_ops_header(S.map, &h) || h.state != state || h.refcnt != refcnt)
+		return "the map's state or refcnt is not what it should be";
+	if (strcmp(sops_field("registered", buf, sizeof(buf)), registered))
+		return "bpf_struct_ops_test has the wrong struct registered";
+	return NULL;
+}
+
+static const char *sops_registered(void)
+{
+	const char *why = sops_in_state(STATE_INUSE, 1, "sops_fault");
+	char buf[32];
+
+	if (why)
+		return why;
 	if (sops_cmd("call") || strcmp(sops_field("add", buf, sizeof(buf)), "5"))
 		return "its add() did not return 5 when called";
 	return NULL;
@@ -226,12 +237,12 @@ static const char *sops_registered(void)
 /* A refused registration leaves the map INIT and zero; it registers after. */
 static const char *sops_init_and_updatable(void)
 {
-	char buf[32];
+	const char *why = sops_in_state(STATE_INIT, 0, "-");
 
+	if (why)
+		return why;
 	if (struct_ops_lookup(S.map, S.value) || !all_zero(S.value, sops.value_size))
-		return "the map is not INIT and zero after the failed update";
-	if (strcmp(sops_field("registered", buf, sizeof(buf)), "-"))
-		return "bpf_struct_ops_test has something registered after the failed update";
+		return "the map is not zero after the failed update";
 	sops_fill(S.value, S.prog, "sops_fault");
 	if (struct_ops_update(S.map, S.value))
 		return "the map cannot be registered after the failed update";
@@ -246,14 +257,7 @@ static const char *sops_still_registered(void)
 
 static const char *sops_unregistered(void)
 {
-	struct struct_ops_header h;
-	char buf[32];
-
-	if (struct_ops_header(S.map, &h) || h.state != STATE_TOBEFREE || h.refcnt != 0)
-		return "the map is not TOBEFREE with refcnt 0";
-	if (strcmp(sops_field("registered", buf, sizeof(buf)), "-"))
-		return "bpf_struct_ops_test still has it registered";
-	return NULL;
+	return sops_in_state(STATE_TOBEFREE, 0, "-");
 }
 
 /* ---- tcp_congestion_ops ---- */

@@ -287,24 +287,33 @@ static void check_table(const struct cc_env *e, const struct who *t, int n, int 
 	}
 }
 
-static void restricted_as_native(void)
+/* A table's setsockopts, with a CC registered and the allowed list set
+ * for them, then the list restored and the results checked.
+ */
+static void table_in_env(const struct who *t, int n, int (*got)[2][2])
 {
-	static int (*got)[2][2];
 	char restored[256] = "";
 	struct cc_env e;
 
-	if (!got)
-		got = shared_alloc(sizeof(int) * 4 * ARRAY_LEN(cc_table));
-	CHECK(got, "mmap: errno %d", errno);
 	cc_env_up(&e);
 	if (!test_failed)
-		run_table(&e, cc_table, ARRAY_LEN(cc_table), got);
+		run_table(&e, t, n, got);
 	cc_env_down(&e);
 	if (test_failed)
 		return;
 	CHECK_OK(sysctl_read(ALLOWED, restored, sizeof(restored)));
 	CHECK_STR(restored, e.allowed);
-	check_table(&e, cc_table, ARRAY_LEN(cc_table), got);
+	check_table(&e, t, n, got);
+}
+
+static void restricted_as_native(void)
+{
+	static int (*got)[2][2];
+
+	if (!got)
+		got = shared_alloc(sizeof(int) * 4 * ARRAY_LEN(cc_table));
+	CHECK(got, "mmap: errno %d", errno);
+	table_in_env(cc_table, ARRAY_LEN(cc_table), got);
 }
 
 static int try_unshare(void *arg)
@@ -317,20 +326,13 @@ static int try_unshare(void *arg)
 
 static void userns_body(int (*got)[2][2])
 {
-	struct cc_env e;
 	int err;
 
 	err = run_as(NOBODY, 0, try_unshare, NULL);
 	if (err)
 		SKIP("nobody gets no user namespace: unshare(CLONE_NEWUSER | CLONE_NEWNET): %s",
 		     err < 0 ? "child died" : strerror(err));
-	cc_env_up(&e);
-	if (!test_failed)
-		run_table(&e, userns_table, ARRAY_LEN(userns_table), got);
-	cc_env_down(&e);
-	if (test_failed)
-		return;
-	check_table(&e, userns_table, ARRAY_LEN(userns_table), got);
+	table_in_env(userns_table, ARRAY_LEN(userns_table), got);
 }
 
 static void userns_netns_admin(void)

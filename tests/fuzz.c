@@ -1002,28 +1002,10 @@ static void check_all_gone(void)
 		CHECK(wait_id_gone(sh->map_ids[i], true), "map %u not freed", sh->map_ids[i]);
 	for (i = 0; i < sh->nprogs; i++)
 		CHECK(wait_id_gone(sh->prog_ids[i], false), "prog %u not freed", sh->prog_ids[i]);
-	for (id = 0; !bpf_map_get_next_id(id, &id);) {
-		int fd = bpf_map_get_fd_by_id(id);
-		struct bpf_map_info info = {};
-		__u32 len = sizeof(info);
-
-		if (fd < 0)
-			continue;
-		bpf_obj_get_info_by_fd(fd, &info, &len);
-		close(fd);
-		CHECK(info.type != BPF_MAP_TYPE_STRUCT_OPS, "struct_ops map %u left", id);
-	}
-	for (id = 0; !bpf_prog_get_next_id(id, &id);) {
-		int fd = bpf_prog_get_fd_by_id(id);
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-
-		if (fd < 0)
-			continue;
-		bpf_obj_get_info_by_fd(fd, &info, &len);
-		close(fd);
-		CHECK(info.type != BPF_PROG_TYPE_STRUCT_OPS, "struct_ops prog %u left", id);
-	}
+	id = struct_ops_left(true);
+	CHECK(!id, "struct_ops map %u left", id);
+	id = struct_ops_left(false);
+	CHECK(!id, "struct_ops prog %u left", id);
 	CHECK_OK(sysctl_read(AVAILABLE, avail, sizeof(avail)));
 	for (w = strtok_r(avail, " ", &save); w; w = strtok_r(NULL, " ", &save))
 		CHECK(strncmp(w, "fz", 2), "%s still registered", w);

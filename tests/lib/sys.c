@@ -233,6 +233,37 @@ bool wait_id_gone(__u32 id, bool is_map)
 	return false;
 }
 
+static bool is_struct_ops(int fd, bool is_map)
+{
+	struct bpf_map_info minfo = {};
+	struct bpf_prog_info pinfo = {};
+	__u32 len = is_map ? sizeof(minfo) : sizeof(pinfo);
+
+	if (is_map)
+		return !bpf_obj_get_info_by_fd(fd, &minfo, &len) &&
+		       minfo.type == BPF_MAP_TYPE_STRUCT_OPS;
+	return !bpf_obj_get_info_by_fd(fd, &pinfo, &len) &&
+	       pinfo.type == BPF_PROG_TYPE_STRUCT_OPS;
+}
+
+__u32 struct_ops_left(bool is_map)
+{
+	__u32 id = 0;
+	bool found;
+	int fd;
+
+	while (!(is_map ? bpf_map_get_next_id(id, &id) : bpf_prog_get_next_id(id, &id))) {
+		fd = is_map ? bpf_map_get_fd_by_id(id) : bpf_prog_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		found = is_struct_ops(fd, is_map);
+		close(fd);
+		if (found)
+			return id;
+	}
+	return 0;
+}
+
 bool all_zero(const void *p, size_t n)
 {
 	const unsigned char *c = p;

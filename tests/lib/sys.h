@@ -67,6 +67,9 @@ bool id_exists(__u32 id, bool is_map);
 /* Wait up to 10 s for an id to go (freeing waits for RCU); true if gone. */
 bool wait_id_gone(__u32 id, bool is_map);
 
+/* The id of a struct_ops map (or program) still in the kernel, 0 if none. */
+__u32 struct_ops_left(bool is_map);
+
 bool all_zero(const void *p, size_t n);
 
 #endif

@@ -173,22 +173,34 @@ static void close_fd(int fd, __u32 map)
 	record(OP_CLOSE, close(fd) ? errno : 0, map);
 }
 
+/* Register or delete a random map; each map may succeed at either once. */
+static void once_per_map(__u64 *rng, enum op op)
+{
+	unsigned int i = pick_map(rng), *done;
+	int fd = open_map(i), err;
+
+	if (fd < 0)
+		return;
+	if (op == OP_REGISTER) {
+		err = struct_ops_update(fd, st.cc.value) ? errno : 0;
+		done = &st.maps[i].registered;
+	} else {
+		err = bpf_map_delete_elem(fd, &(__u32){ 0 }) ? errno : 0;
+		done = &st.maps[i].deleted;
+	}
+	if (record(op, err, st.maps[i].id) && __atomic_add_fetch(done, 1, __ATOMIC_RELAXED) > 1)
+		fail("map %u %s twice", st.maps[i].id,
+		     op == OP_REGISTER ? "registered" : "unregistered");
+	close_fd(fd, st.maps[i].id);
+}
+
 static void *registerer(void *arg)
 {
 	__u64 rng;
 
 	thread_rng(&rng, arg);
 	while (!stopping()) {
-		unsigned int i = pick_map(&rng);
-		int fd = open_map(i);
-
-		if (fd >= 0) {
-			if (record(OP_REGISTER, struct_ops_update(fd, st.cc.value) ? errno : 0,
-				   st.maps[i].id) &&
-			    __atomic_add_fetch(&st.maps[i].registered, 1, __ATOMIC_RELAXED) > 1)
-				fail("map %u registered twice", st.maps[i].id);
-			close_fd(fd, st.maps[i].id);
-		}
+		once_per_map(&rng, OP_REGISTER);
 		pause_us(&rng, 500);
 	}
 	return NULL;
@@ -200,16 +212,7 @@ static void *deleter(void *arg)
 
 	thread_rng(&rng, arg);
 	while (!stopping()) {
-		unsigned int i = pick_map(&rng);
-		int fd = open_map(i);
-
-		if (fd >= 0) {
-			if (record(OP_DELETE, bpf_map_delete_elem(fd, &(__u32){ 0 }) ? errno : 0,
-				   st.maps[i].id) &&
-			    __atomic_add_fetch(&st.maps[i].deleted, 1, __ATOMIC_RELAXED) > 1)
-				fail("map %u unregistered twice", st.maps[i].id);
-			close_fd(fd, st.maps[i].id);
-		}
+		once_per_map(&rng, OP_DELETE);
 		/* leave it registered a while, for sockets to take it */
 		pause_us(&rng, 100 * 1000);
 	}

@@ -28,17 +28,13 @@ int kmsg_open(void)
 	return fd;
 }
 
-bool kmsg_splat(int fd, char *line, size_t size)
+/* Read every record logged since; the first whose message matches re. */
+static bool kmsg_scan(int fd, const regex_t *re, char *line, size_t size)
 {
-	static regex_t re;
-	static bool compiled;
 	char rec[8192], *msg;
 	bool found = false;
 	ssize_t n;
 
-	if (!compiled && regcomp(&re, splat_pattern, REG_EXTENDED | REG_NOSUB))
-		return false;
-	compiled = true;
 	for (;;) {
 		n = read(fd, rec, sizeof(rec) - 1);
 		if (n < 0 && errno == EPIPE)	/* overwritten before we read it */
@@ -50,10 +46,33 @@ bool kmsg_splat(int fd, char *line, size_t size)
 		msg = strchr(rec, ';');
 		msg = msg ? msg + 1 : rec;
 		msg[strcspn(msg, "\n")] = '\0';
-		if (!found && !regexec(&re, msg, 0, NULL, 0)) {
+		if (!found && !regexec(re, msg, 0, NULL, 0)) {
 			snprintf(line, size, "%s", msg);
 			found = true;
 		}
 	}
+	return found;
+}
+
+bool kmsg_splat(int fd, char *line, size_t size)
+{
+	static regex_t re;
+	static bool compiled;
+
+	if (!compiled && regcomp(&re, splat_pattern, REG_EXTENDED | REG_NOSUB))
+		return false;
+	compiled = true;
+	return kmsg_scan(fd, &re, line, size);
+}
+
+bool kmsg_grep(int fd, const char *pattern, char *line, size_t size)
+{
+	regex_t re;
+	bool found;
+
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB))
+		return false;
+	found = kmsg_scan(fd, &re, line, size);
+	regfree(&re);
 	return found;
 }

@@ -15,5 +15,7 @@ int kmsg_open(void);
  * there was one. Never blocks.
  */
 bool kmsg_splat(int fd, char *line, size_t size);
+/* The same for the first line matching the extended regex pattern. */
+bool kmsg_grep(int fd, const char *pattern, char *line, size_t size);
 
 #endif

@@ -100,7 +100,7 @@ static void *serve(void *arg)
 	struct xfer *x = srv->x;
 	static __thread unsigned char buf[CHUNK];
 	ssize_t n, i;
-	int fd;
+	int fd, one = 1;
 
 	fd = accept(srv->lfd, NULL, NULL);
 	if (fd < 0) {
@@ -117,6 +117,9 @@ static void *serve(void *arg)
 			if (buf[i] != pattern(x->received + i))
 				x->corrupt = true;
 		x->received += n;
+		/* TCP drops quickack mode on its own: ask again each time */
+		if (x->quickack)
+			setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof(one));
 	}
 	if (n < 0) {
 		x->err = errno;

@@ -17,6 +17,7 @@ struct xfer {
 	size_t bytes;
 	int client_ns, server_ns; /* netns fds for the sockets, or 0 */
 	unsigned int pace_us;	/* pause after each 64 KiB, to stretch it */
+	bool quickack;		/* the receiver acks every segment at once */
 	bool unchecked;		/* benchmarks: no pattern written or checked */
 	unsigned int timeout_s;	/* give up a write or read stalled this long */
 	/* called once, half-way through, with the client socket */

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hostile congestion controls (tests/bpf/hostile.bpf.c): each breaks one of
+ * TCP's rules and carries 10 MB over lossy loopback and through a shaped,
+ * drop-tail bottleneck. Each transfer must arrive whole within its bound,
+ * with no splat, with the state every callback found within TCP's
+ * invariants, and with exactly the watchdog moves expected:
+ * TcpExtTCPCAWatchdogFallback, as nstat shows it, and the kernel's log line.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/cc.h"
+#include "lib/kmsg.h"
+#include "lib/net.h"
+#include "lib/test.h"
+
+#define MB (1000 * 1000)
+#define XFER_BYTES (10 * MB)
+/* the bound each transfer must finish in, cwnd 1 through the bottleneck
+ * being the slowest (about 20 s in the debug guest)
+ */
+#define XFER_BOUND_S 120
+/* what the guards keep snd_cwnd under: min(snd_cwnd_clamp, 2^24) */
+#define MAX_CWND (1U << 24)
+#define DEFAULT_CC "cubic"
+
+enum avoid_mode { AVOID_RENO, AVOID_AI_ZERO, AVOID_SET_CWND };
+
+/* The two paths every case runs on. */
+struct path {
+	const char *name;
+	const char * const *setup;
+	const char *snd_ns, *rcv_ns, *addr;
+};
+
+static const char * const lossy_lo_setup[] = {
+	"ip netns add hl_lo",
+	"ip -n hl_lo link set lo up",
+	"tc -n hl_lo qdisc add dev lo root netem loss 2%",
+	NULL,
+};
+
+/* 20 Mbit/s into a 20-packet drop-tail queue, 5 ms more on the ACK path;
+ * jumbo frames, so that a window of one segment moves 10 MB in seconds
+ */
+static const char * const bottleneck_setup[] = {
+	"ip netns add hl_snd",
+	"ip netns add hl_rcv",
+	"ip link add veth_hl netns hl_snd type veth peer name veth_hl netns hl_rcv",
+	"ip -n hl_snd addr add 10.78.0.1/24 dev veth_hl",
+	"ip -n hl_rcv addr add 10.78.0.2/24 dev veth_hl",
+	"ip -n hl_snd link set veth_hl up mtu 9000",
+	"ip -n hl_rcv link set veth_hl up mtu 9000",
+	"tc -n hl_snd qdisc add dev veth_hl root handle 1: htb default 1",
+	"tc -n hl_snd class add dev veth_hl parent 1: classid 1:1 htb rate 20mbit",
+	"tc -n hl_snd qdisc add dev veth_hl parent 1:1 pfifo limit 20",
+	"tc -n hl_rcv qdisc add dev veth_hl root netem delay 5ms",
+	NULL,
+};
+
+static const struct path paths[] = {
+	{ "loopback", lossy_lo_setup, "hl_lo", "hl_lo", "127.0.0.1" },
+	{ "bottleneck", bottleneck_setup, "hl_snd", "hl_rcv", "10.78.0.2" },
+};
+
+static void paths_down(void)
+{
+	if (system("ip netns del hl_lo 2>/dev/null; ip netns del hl_snd 2>/dev/null;"
+		   " ip netns del hl_rcv 2>/dev/null"))
+		return;
+}
+
+static int path_up(const struct path *p)
+{
+	int i;
+
+	paths_down();
+	for (i = 0; p->setup[i]; i++) {
+		if (system(p->setup[i])) {
+			fprintf(stderr, "failed: %s\n", p->setup[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int netns_fd(const char *name)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	return open(path, O_RDONLY);
+}
+
+/* A TcpExt counter of netns ns, as nstat shows it; -1 if it has none. */
+static long nstat(const char *ns, const char *counter)
+{
+	char cmd[160], line[256];
+	long value = -1;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "ip netns exec %s nstat -az %s", ns, counter);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, counter, strlen(counter)))
+			value = atol(line + strlen(counter));
+	pclose(f);
+	return value;
+}
+
+#define FALLBACKS "TcpExtTCPCAWatchdogFallback"
+
+/* One case: how to set the congestion control up, what must come out. */
+struct hostile {
+	bool ctl;		/* hostile_ctl (cong_control), else hostile */
+	__u32 avoid_mode;
+	__u32 cwnd_value;
+	/* what ssthresh() and undo_cwnd() return, if set; else Reno's */
+	bool set_ssthresh, set_undo;
+	__u32 ssthresh, undo;
+	/* cong_control paces at pace_rate after pace_after calls, if set */
+	bool pace;
+	__u64 pace_after, pace_rate;
+	/* the watchdog's verdict: moved to DEFAULT_CC, or left alone */
+	bool moved;
+};
+
+#define CASE(...) { __VA_ARGS__ }
+#define CTL_CASE(...) { .ctl = true, __VA_ARGS__ }
+
+/* The struct_ops map of hostile.bpf.o a case registers, and its name. */
+static const char *case_map(const struct hostile *h)
+{
+	return h->ctl ? "hostile_ctl" : "hostile";
+}
+
+static const char *case_cc(const struct hostile *h)
+{
+	return h->ctl ? "bpf_hostile_ctl" : "bpf_hostile";
+}
+
+/* What a run found, for the case's own checks. */
+struct outcome {
+	struct xfer x;
+	double seconds;
+	long fallbacks;
+	bool logged;
+	char log[512];
+	__u32 min_cwnd, max_cwnd, min_ssthresh;
+	__u64 ssthresh_calls, undo_calls, avoid_calls, control_calls;
+};
+
+static int setup_cc(struct bpf_cc *cc, const struct hostile *h)
+{
+	struct bpf_map *map;
+
+#define SET(var, val)								\
+	do {									\
+		__typeof__(val) __v = (val);					\
+		int __e = cc_write(cc, #var, &__v, sizeof(__v));		\
+		if (__e)							\
+			return __e;						\
+	} while (0)
+	SET(avoid_mode, h->avoid_mode);
+	SET(cwnd_value, h->cwnd_value);
+	SET(ssthresh_ret, h->set_ssthresh ? (__s64)h->ssthresh : -1);
+	SET(undo_ret, h->set_undo ? (__s64)h->undo : -1);
+	SET(pace_after, h->pace ? h->pace_after : ~0ULL);
+	SET(pace_rate, h->pace_rate);
+#undef SET
+	map = bpf_object__find_map_by_name(cc->obj, case_map(h));
+	return map ? cc_attach_map(cc, map) : -ENOENT;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Carry XFER_BYTES over path p with the case's congestion control. */
+static int run_case(const struct hostile *h, const struct path *p,
+		    struct outcome *o)
+{
+	struct xfer *x = &o->x;
+	char pattern[128];
+	struct bpf_cc cc;
+	double start;
+	int kmsg, err;
+
+	memset(o, 0, sizeof(*o));
+	*x = (struct xfer){ .family = AF_INET, .bytes = XFER_BYTES, .cc = case_cc(h),
+			    .addr = p->addr, .quickack = true,
+			    .timeout_s = XFER_BOUND_S };
+	err = path_up(p);
+	if (err)
+		return err;
+	x->client_ns = netns_fd(p->snd_ns);
+	x->server_ns = netns_fd(p->rcv_ns);
+	err = cc_open(&cc, "hostile", case_cc(h));
+	if (!err)
+		err = setup_cc(&cc, h);
+	if (err || x->client_ns < 0 || x->server_ns < 0)
+		goto out;
+
+	kmsg = kmsg_open();
+	start = now_s();
+	run_xfer(x);
+	o->seconds = now_s() - start;
+	o->fallbacks = nstat(p->snd_ns, FALLBACKS);
+	snprintf(pattern, sizeof(pattern), "TCP: %s sent nothing for", case_cc(h));
+	o->logged = kmsg_grep(kmsg, pattern, o->log, sizeof(o->log));
+	close(kmsg);
+
+	o->min_cwnd = cc_u32(&cc, "min_cwnd_seen");
+	o->max_cwnd = cc_u32(&cc, "max_cwnd_seen");
+	o->min_ssthresh = cc_u32(&cc, "min_ssthresh_seen");
+	o->ssthresh_calls = cc_u64(&cc, "ssthresh_calls");
+	o->undo_calls = cc_u64(&cc, "undo_calls");
+	o->avoid_calls = cc_u64(&cc, "avoid_calls");
+	o->control_calls = cc_u64(&cc, "control_calls");
+out:
+	cc_close(&cc);
+	if (x->client_ns > 0)
+		close(x->client_ns);
+	if (x->server_ns > 0)
+		close(x->server_ns);
+	paths_down();
+	return err;
+}
+
+static const struct hostile *current;
+static void (*current_check)(const struct outcome *o);
+
+/* Run the current case on both paths; the checks every case shares. */
+static void run_hostile(void)
+{
+	const struct hostile *h = current;
+	struct outcome o;
+	char splat[512];
+	unsigned int i;
+	int kmsg;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		const struct path *p = &paths[i];
+
+		kmsg = kmsg_open();
+		CHECK(!run_case(h, p, &o), "%s: setting up %s failed", p->name, case_cc(h));
+		CHECK(!kmsg_splat(kmsg, splat, sizeof(splat)), "%s: %s", p->name, splat);
+		close(kmsg);
+		printf("# %s %s: %.1f s, cwnd seen %u..%u, ssthresh >= %u, calls: "
+		       "cong_avoid %llu cong_control %llu ssthresh %llu undo %llu, "
+		       "fallbacks %ld\n", case_cc(h), p->name, o.seconds, o.min_cwnd,
+		       o.max_cwnd, o.min_ssthresh, (unsigned long long)o.avoid_calls,
+		       (unsigned long long)o.control_calls,
+		       (unsigned long long)o.ssthresh_calls,
+		       (unsigned long long)o.undo_calls, o.fallbacks);
+
+		CHECK(!o.x.err, "%s: %s: %s", p->name, o.x.failed, strerror(o.x.err));
+		CHECK(o.x.received == XFER_BYTES, "%s: %zu of %d bytes", p->name,
+		      o.x.received, XFER_BYTES);
+		CHECK(!o.x.corrupt, "%s: data corrupted", p->name);
+		CHECK(o.seconds < XFER_BOUND_S, "%s: %.1f s", p->name, o.seconds);
+		/* what the guards promise, seen from the next callback */
+		CHECK(o.min_cwnd >= 1, "%s: a callback found snd_cwnd %u", p->name,
+		      o.min_cwnd);
+		CHECK(o.max_cwnd <= MAX_CWND, "%s: a callback found snd_cwnd %u",
+		      p->name, o.max_cwnd);
+		CHECK(o.min_ssthresh >= 2, "%s: a callback found snd_ssthresh %u",
+		      p->name, o.min_ssthresh);
+		/* the watchdog's verdict, counted and logged */
+		CHECK(o.fallbacks == (h->moved ? 1 : 0), "%s: %s = %ld", p->name,
+		      FALLBACKS, o.fallbacks);
+		CHECK(o.logged == h->moved, "%s: watchdog log line %s", p->name,
+		      o.logged ? o.log : "missing");
+		CHECK_STR(o.x.client_cc, h->moved ? DEFAULT_CC : case_cc(h));
+		if (current_check)
+			current_check(&o);
+		if (test_failed)
+			return;
+	}
+}
+
+/* Each case: its congestion control, and what only it must show. */
+#define HOSTILE(name, check, ...)						\
+	static void name(void)							\
+	{									\
+		static const struct hostile h = __VA_ARGS__;			\
+		current = &h;							\
+		current_check = check;						\
+		run_hostile();							\
+	}
+
+static void losses_seen(const struct outcome *o)
+{
+	CHECK(o->ssthresh_calls > 0, "no loss: ssthresh() never ran");
+}
+
+static void cwnd_max(const struct outcome *o)
+{
+	CHECK_EQ(o->max_cwnd, MAX_CWND);
+}
+
+/* The oops of the issue: ssthresh() 0, then Reno's cong_avoid as a kfunc. */
+HOSTILE(ssthresh_zero_reno_kfunc, losses_seen, CASE(.set_ssthresh = true, .ssthresh = 0))
+/* tcp_cong_avoid_ai(tp, 0, acked) called directly: a divide error before */
+HOSTILE(cong_avoid_ai_w_zero, NULL, CASE(.avoid_mode = AVOID_AI_ZERO))
+HOSTILE(cwnd_zero_every_ack, NULL, CASE(.avoid_mode = AVOID_SET_CWND))
+HOSTILE(ssthresh_one, losses_seen, CASE(.set_ssthresh = true, .ssthresh = 1))
+HOSTILE(undo_cwnd_zero, NULL, CASE(.set_undo = true, .undo = 0))
+HOSTILE(cwnd_all_ones, cwnd_max, CASE(.avoid_mode = AVOID_SET_CWND,
+				       .cwnd_value = ~0U))
+HOSTILE(pacing_zero, NULL, CTL_CASE(.pace = true, .pace_rate = 0))
+/* slow but legal: never past one segment, and never moved */
+HOSTILE(cwnd_never_past_one, NULL, CASE(.avoid_mode = AVOID_SET_CWND,
+					     .cwnd_value = 1))
+/* paces at a byte a second after 100 ACKs: nothing leaves, nothing in
+ * flight; the watchdog moves it after 3 RTOs
+ */
+HOSTILE(stops_sending, NULL, CTL_CASE(.pace = true, .pace_after = 100, .pace_rate = 1,
+				      .moved = true))
+
+TEST_MAIN(SUBTEST(ssthresh_zero_reno_kfunc), SUBTEST(cong_avoid_ai_w_zero),
+	  SUBTEST(cwnd_zero_every_ack), SUBTEST(ssthresh_one),
+	  SUBTEST(undo_cwnd_zero), SUBTEST(cwnd_all_ones), SUBTEST(pacing_zero),
+	  SUBTEST(cwnd_never_past_one), SUBTEST(stops_sending))

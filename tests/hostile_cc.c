@@ -330,7 +330,82 @@ HOSTILE(cwnd_never_past_one, NULL, CASE(.avoid_mode = AVOID_SET_CWND,
 HOSTILE(stops_sending, NULL, CTL_CASE(.pace = true, .pace_after = 100, .pace_rate = 1,
 				      .moved = true))
 
+/*
+ * Every kfunc of the congestion controls' set, called on every ACK with
+ * hostile state and arguments (tests/bpf/kfunc_torture.bpf.c) while 2 MB
+ * go over loopback: no splat, all the data, and the kfunc really ran. The
+ * list is the BPF program's enum kfunc, in order.
+ */
+#define KFUNCS(X)								\
+	X(tcp_reno_ssthresh) X(tcp_reno_cong_avoid) X(tcp_reno_undo_cwnd)	\
+	X(tcp_slow_start) X(tcp_cong_avoid_ai)					\
+	X(cubictcp_init) X(cubictcp_recalc_ssthresh) X(cubictcp_cong_avoid)	\
+	X(cubictcp_state) X(cubictcp_cwnd_event) X(cubictcp_acked)		\
+	X(dctcp_init) X(dctcp_update_alpha) X(dctcp_cwnd_event)			\
+	X(dctcp_ssthresh) X(dctcp_cwnd_undo) X(dctcp_state)			\
+	X(bbr_init) X(bbr_main) X(bbr_sndbuf_expand) X(bbr_undo_cwnd)		\
+	X(bbr_cwnd_event) X(bbr_ssthresh) X(bbr_min_tso_segs) X(bbr_set_state)
+
+#define KFUNC_NAME(name) #name,
+static const char * const kfunc_names[] = { KFUNCS(KFUNC_NAME) };
+
+static const char * const plain_lo_setup[] = {
+	"ip netns add hl_lo",
+	"ip -n hl_lo link set lo up",
+	NULL,
+};
+
+static const struct path plain_lo = { "loopback", plain_lo_setup, "hl_lo",
+				      "hl_lo", "127.0.0.1" };
+
+static void torture(const char *name)
+{
+	struct xfer x = { .family = AF_INET, .bytes = 2 * MB, .addr = "127.0.0.1",
+			  .cc = "bpf_kf_torture", .timeout_s = XFER_BOUND_S };
+	__u32 i;
+	struct bpf_cc cc;
+	char splat[512];
+	long fallbacks;
+	__u64 calls;
+	int kmsg;
+
+	for (i = 0; strcmp(kfunc_names[i], name); i++)
+		;
+	CHECK_OK(path_up(&plain_lo));
+	x.client_ns = x.server_ns = netns_fd(plain_lo.snd_ns);
+	CHECK(x.client_ns >= 0, "no netns %s", plain_lo.snd_ns);
+	CHECK_OK(cc_open(&cc, "kfunc_torture", "bpf_kf_torture"));
+	CHECK_OK(cc_write(&cc, "kfunc", &i, sizeof(i)));
+	CHECK_OK(cc_attach(&cc));
+	kmsg = kmsg_open();
+	run_xfer(&x);
+	fallbacks = nstat(plain_lo.snd_ns, FALLBACKS);
+	calls = cc_u64(&cc, "kfunc_calls");
+	cc_close(&cc);
+	close(x.client_ns);
+	paths_down();
+	CHECK(!kmsg_splat(kmsg, splat, sizeof(splat)), "%s", splat);
+	close(kmsg);
+	CHECK(!x.err, "%s: %s", x.failed, strerror(x.err));
+	CHECK_EQ(x.received, x.bytes);
+	CHECK(!x.corrupt, "data corrupted");
+	CHECK(calls > 0, "%s never ran", name);
+	/* nothing took the socket away from the program: not the kfunc
+	 * (dctcp_init() once did), not the watchdog
+	 */
+	CHECK_STR(x.client_cc, "bpf_kf_torture");
+	CHECK_EQ(fallbacks, 0);
+	printf("# kfunc %s: %llu calls with hostile state\n", name,
+	       (unsigned long long)calls);
+}
+
+#define KFUNC_TEST(name) static void kfunc_##name(void) { torture(#name); }
+KFUNCS(KFUNC_TEST)
+
+#define KFUNC_SUBTEST(name) SUBTEST(kfunc_##name),
+
 TEST_MAIN(SUBTEST(ssthresh_zero_reno_kfunc), SUBTEST(cong_avoid_ai_w_zero),
 	  SUBTEST(cwnd_zero_every_ack), SUBTEST(ssthresh_one),
 	  SUBTEST(undo_cwnd_zero), SUBTEST(cwnd_all_ones), SUBTEST(pacing_zero),
-	  SUBTEST(cwnd_never_past_one), SUBTEST(stops_sending))
+	  SUBTEST(cwnd_never_past_one), SUBTEST(stops_sending),
+	  KFUNCS(KFUNC_SUBTEST))

@@ -378,6 +378,60 @@ static int load_foreign_helper(void)
 }
 
 /*
+ * A socket read out of the congestion control's own, tp->fastopen_rsk->sk:
+ * NULL here, and in general not locked. The program may load through it,
+ * but no kfunc or helper takes it (upstream 6.1 handed it to either).
+ */
+static int load_walked_sk(const struct bpf_insn *call, unsigned int n)
+{
+	struct bpf_insn insns[16] = {
+		I_LDX(BPF_DW, BPF_REG_1, BPF_REG_1, 0),
+		I_LDX(BPF_DW, BPF_REG_1, BPF_REG_1, 0),	/* + fastopen_rsk */
+		I_LDX(BPF_DW, BPF_REG_1, BPF_REG_1, 0),	/* + request_sock.sk */
+	};
+	__u32 rsk_off, sk_off, size;
+
+	if (vmlinux_field("tcp_sock", "fastopen_rsk", &rsk_off, &size) ||
+	    vmlinux_field("request_sock", "sk", &sk_off, &size))
+		return -ENOENT;
+	insns[1].off = rsk_off;
+	insns[2].off = sk_off;
+	memcpy(insns + 3, call, n * sizeof(*call));
+	insns[3 + n] = I_EXIT();
+	return load(insns, 4 + n, TCA, tca_member("cong_avoid"), "GPL");
+}
+
+static int load_walked_sk_to_kfunc(void)
+{
+	struct bpf_insn call[] = {
+		I_MOV64_IMM(BPF_REG_2, 0),
+		I_MOV64_IMM(BPF_REG_3, 1),
+		{ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_KFUNC_CALL,
+		  .imm = btf__find_by_name_kind(vmlinux_btf(), "tcp_reno_cong_avoid",
+						BTF_KIND_FUNC) },
+	};
+
+	return load_walked_sk(call, ARRAY_LEN(call));
+}
+
+/* bpf_setsockopt(sk, SOL_TCP, TCP_NODELAY, &one, 4) */
+static int load_walked_sk_to_helper(void)
+{
+	static const struct bpf_insn call[] = {
+		I_MOV64_IMM(BPF_REG_0, 1),
+		I_STX(BPF_W, BPF_REG_10, BPF_REG_0, -8),
+		I_MOV64_IMM(BPF_REG_2, 6),
+		I_MOV64_IMM(BPF_REG_3, 1),
+		I_MOV64_REG(BPF_REG_4, BPF_REG_10),
+		I_ADD64_IMM(BPF_REG_4, -8),
+		I_MOV64_IMM(BPF_REG_5, 4),
+		I_CALL(BPF_FUNC_setsockopt),
+	};
+
+	return load_walked_sk(call, ARRAY_LEN(call));
+}
+
+/*
  * test_1's state is NULL when BPF_PROG_TEST_RUN is given 0 for it: using
  * it unchecked is refused (upstream 6.1 took it and wrote through NULL)
  */
@@ -869,6 +923,10 @@ static const struct bad_input cases[] = {
 	  "attach to unsupported member refused of struct " SOPS },
 	{ "load/tcp_get_info", load_tcp_get_info, ENOTSUPP,
 	  "attach to unsupported member get_info of struct " TCA },
+	{ "load/tcp_walked_sk_to_kfunc", load_walked_sk_to_kfunc, EINVAL,
+	  "arg#0 pointer type STRUCT sock must point to scalar, or struct with scalar" },
+	{ "load/tcp_walked_sk_to_helper", load_walked_sk_to_helper, EACCES,
+	  "R1 type=untrusted_ptr_sock expected=" },
 	{ "load/not_gpl", load_not_gpl, EINVAL,
 	  "struct ops programs must have a GPL compatible license" },
 	{ "load/sleepable", load_sleepable, EINVAL,

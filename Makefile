@@ -6,7 +6,7 @@ SHELL := /bin/bash
 DEBUG_VMLINUX := build/out-debug/vmlinux
 RELEASE_VMLINUX := build/out-release/vmlinux
 DEMO := build/demo
-DEMO_OBJS := $(patsubst %,$(CURDIR)/$(DEMO)/obj/%.bpf.o,dctcp cubic reno)
+DEMO_OBJS := $(patsubst %,$(CURDIR)/$(DEMO)/obj/%.bpf.o,dctcp cubic reno stall)
 
 help:
 	@echo "struct-ops — main targets:"

@@ -34,3 +34,20 @@ def write_trace(trace, path):
     with open(path, "w") as f:
         f.write("# time_s cwnd_kB rtt_ms\n")
         f.writelines(f"{t:.2f} {c:.1f} {r:.2f}\n" for t, c, r in trace)
+
+
+def per_second(run):
+    """Mbit/s received in each whole second of the run."""
+    secs = {}
+    for iv in run["intervals"]:
+        s = iv["sum"]
+        secs.setdefault(int(s["start"]), 0.0)
+        secs[int(s["start"])] += s["bytes"] * 8 / 1e6
+    return sorted(secs.items())
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] != "--per-second":
+        sys.exit("usage: tools/iperf3run.py --per-second IPERF3.json")
+    for sec, mbit in per_second(load(sys.argv[2])):
+        print(f"    {sec:3d}-{sec + 1:<3d} s  {mbit:6.2f} Mbit/s  {'#' * int(mbit)}")

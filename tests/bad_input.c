@@ -926,7 +926,7 @@ static const struct bad_input cases[] = {
 	{ "load/tcp_walked_sk_to_kfunc", load_walked_sk_to_kfunc, EINVAL,
 	  "arg#0 pointer type STRUCT sock must point to scalar, or struct with scalar" },
 	{ "load/tcp_walked_sk_to_helper", load_walked_sk_to_helper, EACCES,
-	  "R1 type=untrusted_ptr_sock expected=" },
+	  "R1 type=untrusted_ptr_ expected=sock_common, sock, tcp_sock" },
 	{ "load/not_gpl", load_not_gpl, EINVAL,
 	  "struct ops programs must have a GPL compatible license" },
 	{ "load/sleepable", load_sleepable, EINVAL,

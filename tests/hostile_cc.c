@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -384,6 +385,43 @@ HOSTILE(stops_sending, NULL, CTL_CASE(.pace = true, .pace_after = 100, .pace_rat
 #define KFUNC_NAME(name) #name,
 static const char * const kfunc_names[] = { KFUNCS(KFUNC_NAME) };
 
+static char libbpf_log[16384];
+
+static int keep_libbpf_log(enum libbpf_print_level level, const char *fmt,
+			   va_list args)
+{
+	size_t n = strlen(libbpf_log);
+
+	vsnprintf(libbpf_log + n, sizeof(libbpf_log) - n, fmt, args);
+	return 0;
+}
+
+/* Load the torture for kfunc i; a kfunc the kernel does not offer to
+ * struct_ops programs skips the subtest, any other refusal fails it.
+ */
+static int open_torture(struct bpf_cc *cc, const char *name, __u32 i)
+{
+	libbpf_print_fn_t old = libbpf_set_print(keep_libbpf_log);
+	char not_allowed[128];
+	int err;
+
+	libbpf_log[0] = '\0';
+	err = cc_open_const(cc, "kfunc_torture", "bpf_kf_torture", "kfunc", &i,
+			    sizeof(i));
+	libbpf_set_print(old);
+	if (!err)
+		return 0;
+	snprintf(not_allowed, sizeof(not_allowed),
+		 "calling kernel function %s is not allowed", name);
+	if (strstr(libbpf_log, not_allowed))
+		test_skip("%s: not in this kernel's kfunc set (CONFIG_DYNAMIC_FTRACE is off)",
+			  name);
+	else
+		test_fail(__FILE__, __LINE__, "loading the torture of %s: %d\n%s", name,
+			  err, libbpf_log);
+	return err;
+}
+
 static void torture(const char *name)
 {
 	struct xfer x = { .family = AF_INET, .bytes = 2 * MB, .addr = "127.0.0.1",
@@ -400,8 +438,8 @@ static void torture(const char *name)
 	CHECK_OK(path_up(&plain_lo));
 	x.client_ns = x.server_ns = netns_fd(plain_lo.snd_ns);
 	CHECK(x.client_ns >= 0, "no netns %s", plain_lo.snd_ns);
-	CHECK_OK(cc_open(&cc, "kfunc_torture", "bpf_kf_torture"));
-	CHECK_OK(cc_write(&cc, "kfunc", &i, sizeof(i)));
+	if (open_torture(&cc, name, i))
+		return;
 	CHECK_OK(cc_attach(&cc));
 	kmsg = kmsg_open();
 	fallbacks = -nstat(plain_lo.snd_ns, FALLBACKS);

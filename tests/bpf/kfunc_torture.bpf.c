@@ -7,7 +7,9 @@
  * the stack). Then the program puts back the window, ssthresh and pacing
  * it found, so that the transfer it rides on goes on; the private area
  * stays as the kfunc left it. tests/hostile_cc.c picks the kfunc with
- * `kfunc`, one per subtest, in the order of enum kfunc below.
+ * `kfunc`, one per subtest, in the order of enum kfunc below. CUBIC's,
+ * DCTCP's and BBR's are in the kernel's set only with
+ * CONFIG_DYNAMIC_FTRACE; the verifier refuses them otherwise.
  */
 #include "tcp_ca.h"
 
@@ -45,7 +47,8 @@ enum kfunc {
 	K_BBR_CWND_EVENT, K_BBR_SSTHRESH, K_BBR_MIN_TSO_SEGS, K_BBR_SET_STATE,
 };
 
-__u32 kfunc;
+/* set before the load: the verifier then checks only this kfunc's call */
+const volatile __u32 kfunc;
 __u64 kfunc_calls;
 
 /* 0, 1, 2^31 - 1, 2^31, 2^32 - 1, or random: what breaks arithmetic */

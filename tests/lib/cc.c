@@ -107,10 +107,9 @@ static struct bpf_map *struct_ops_map(struct bpf_object *obj)
 	return NULL;
 }
 
-int cc_open(struct bpf_cc *cc, const char *obj, const char *name)
+static int cc_open_file(struct bpf_cc *cc, const char *obj, const char *name)
 {
 	char file[64];
-	int err;
 
 	memset(cc, 0, sizeof(*cc));
 	cc->name = name;
@@ -119,7 +118,13 @@ int cc_open(struct bpf_cc *cc, const char *obj, const char *name)
 	if (!cc->obj)
 		return -errno;
 	track_obj(cc->obj, true);
-	err = bpf_object__load(cc->obj);
+	return 0;
+}
+
+static int cc_load(struct bpf_cc *cc)
+{
+	int err = bpf_object__load(cc->obj);
+
 	if (err) {
 		cc_close(cc);
 		return err;
@@ -130,6 +135,13 @@ int cc_open(struct bpf_cc *cc, const char *obj, const char *name)
 		return -ENOENT;
 	}
 	return 0;
+}
+
+int cc_open(struct bpf_cc *cc, const char *obj, const char *name)
+{
+	int err = cc_open_file(cc, obj, name);
+
+	return err ? err : cc_load(cc);
 }
 
 int cc_attach_map(struct bpf_cc *cc, struct bpf_map *map)
@@ -185,20 +197,21 @@ static struct bpf_map *internal_map(struct bpf_object *obj, const char *sec)
 }
 
 /*
- * Find var in section .bss or .data: its map and offset. The values go
- * through the map's fd, as libbpf 1.1 only mmaps them for skeletons.
+ * Find var in section .bss, .data or .rodata: its map and offset. The
+ * values go through the map's fd, as libbpf 1.1 only mmaps them for
+ * skeletons; .rodata is written before the load, when it is still data.
  */
 static int find_var(struct bpf_cc *cc, const char *var, struct bpf_map **map,
 		    __u32 *off)
 {
-	static const char * const secs[] = { ".bss", ".data" };
+	static const char * const secs[] = { ".bss", ".data", ".rodata" };
 	struct btf *btf = bpf_object__btf(cc->obj);
 	const struct btf_var_secinfo *vs;
 	const struct btf_type *t;
 	unsigned int s;
 	int id, i;
 
-	for (s = 0; s < 2; s++) {
+	for (s = 0; s < sizeof(secs) / sizeof(secs[0]); s++) {
 		id = btf__find_by_name_kind(btf, secs[s], BTF_KIND_DATASEC);
 		if (id < 0)
 			continue;
@@ -242,6 +255,37 @@ static int access_var(struct bpf_cc *cc, const char *var, void *buf,
 	}
 	free(value);
 	return err ? -errno : 0;
+}
+
+int cc_open_const(struct bpf_cc *cc, const char *obj, const char *name,
+		  const char *var, const void *val, size_t size)
+{
+	const void *initial;
+	struct bpf_map *map;
+	size_t map_size;
+	char *data;
+	__u32 off;
+	int err;
+
+	err = cc_open_file(cc, obj, name);
+	if (err)
+		return err;
+	err = find_var(cc, var, &map, &off);
+	initial = err ? NULL : bpf_map__initial_value(map, &map_size);
+	data = initial && off + size <= map_size ? malloc(map_size) : NULL;
+	if (data) {
+		memcpy(data, initial, map_size);
+		memcpy(data + off, val, size);
+		err = bpf_map__set_initial_value(map, data, map_size);
+		free(data);
+	} else if (!err) {
+		err = -EINVAL;
+	}
+	if (err) {
+		cc_close(cc);
+		return err;
+	}
+	return cc_load(cc);
 }
 
 int cc_read(struct bpf_cc *cc, const char *var, void *buf, size_t size)

@@ -18,6 +18,11 @@ struct bpf_cc {
 
 /* Open and load (verify) obj's programs; 0 or -errno. */
 int cc_open(struct bpf_cc *cc, const char *obj, const char *name);
+/* cc_open() with the const volatile global var set to val before the
+ * load, so that the verifier sees its value (and prunes what it rules out).
+ */
+int cc_open_const(struct bpf_cc *cc, const char *obj, const char *name,
+		  const char *var, const void *val, size_t size);
 /* Register it; 0 or -errno. */
 int cc_attach(struct bpf_cc *cc);
 /* Register another struct_ops map of the same object; 0 or -errno. */

@@ -194,6 +194,7 @@ int run_xfer(struct xfer *x)
 	set_timeout(fd, SO_SNDTIMEO, x->timeout_s);
 	if (send_all(x, fd))
 		FAIL("write");
+	socket_cc(fd, x->client_cc_end, sizeof(x->client_cc_end));
 	tcp_info(fd, &x->client_info);
 	shutdown(fd, SHUT_WR);
 out:

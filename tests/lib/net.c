@@ -194,7 +194,6 @@ int run_xfer(struct xfer *x)
 	set_timeout(fd, SO_SNDTIMEO, x->timeout_s);
 	if (send_all(x, fd))
 		FAIL("write");
-	socket_cc(fd, x->client_cc_end, sizeof(x->client_cc_end));
 	tcp_info(fd, &x->client_info);
 	shutdown(fd, SHUT_WR);
 out:
@@ -203,8 +202,11 @@ out:
 			shutdown(srv.lfd, SHUT_RDWR);
 		pthread_join(thread, NULL);
 	}
-	if (fd >= 0)
+	/* the server read it all: what the client's CC is now is final */
+	if (fd >= 0) {
+		socket_cc(fd, x->client_cc_end, sizeof(x->client_cc_end));
 		close(fd);
+	}
 	if (srv.lfd >= 0)
 		close(srv.lfd);
 	return -x->err;

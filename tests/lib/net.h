@@ -30,7 +30,7 @@ struct xfer {
 	size_t received;	/* bytes the server read, all as sent */
 	bool corrupt;		/* a byte differed from what was sent */
 	char client_cc[16], server_cc[16];	/* when connected */
-	char client_cc_end[16];	/* the client's when it wrote the last byte */
+	char client_cc_end[16];	/* the client's once the server read it all */
 	struct tcp_info client_info, server_info;
 };
 

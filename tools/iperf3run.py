@@ -37,13 +37,16 @@ def write_trace(trace, path):
 
 
 def per_second(run):
-    """Mbit/s received in each whole second of the run."""
-    secs = {}
-    for iv in run["intervals"]:
+    """Mbit/s the receiver read in each second of the run: the sender's
+    intervals count what iperf3 wrote into the socket, and its buffer
+    hides a stall of a second. The last second may be a short one."""
+    bits, secs = {}, {}
+    for iv in run["server_output_json"]["intervals"]:
         s = iv["sum"]
-        secs.setdefault(int(s["start"]), 0.0)
-        secs[int(s["start"])] += s["bytes"] * 8 / 1e6
-    return sorted(secs.items())
+        sec = int(s["start"])
+        bits[sec] = bits.get(sec, 0.0) + s["bytes"] * 8
+        secs[sec] = secs.get(sec, 0.0) + s["seconds"]
+    return [(sec, bits[sec] / secs[sec] / 1e6) for sec in sorted(bits)]
 
 
 if __name__ == "__main__":

@@ -78,7 +78,8 @@ netlab_ce_marks() {
 }
 
 # netlab_transfer CC SECONDS JSON: iperf3 from sender to receiver on CC
-# through a fresh queue for it, 0.1 s intervals, its JSON to JSON and the
+# through a fresh queue for it, 0.1 s intervals, its JSON to JSON (the
+# receiver's own intervals in .server_output_json) and the
 # CE marks it caused to JSON's .ce. Both namespaces' default is set rather than 'iperf3 -C': DCTCP's
 # SYN asks for ECN, and only a listener running an ECN CC grants it (RFC
 # 3168), so the server side must be on the CC before the connection exists.
@@ -91,9 +92,9 @@ netlab_transfer() {
 			netlab_err "could not make $cc the default of $ns: is it in tcp_allowed_congestion_control?" ||
 			return
 	done
-	ip netns exec $netlab_rcv iperf3 -s -1 -B $netlab_rcv_ip >/dev/null 2>&1 &
+	ip netns exec $netlab_rcv iperf3 -s -1 -J -B $netlab_rcv_ip >/dev/null 2>&1 &
 	sleep 1
-	if ! ip netns exec $netlab_snd iperf3 -c $netlab_rcv_ip -t "$secs" -i 0.1 -J >"$json"; then
+	if ! ip netns exec $netlab_snd iperf3 -c $netlab_rcv_ip -t "$secs" -i 0.1 -J --get-server-output >"$json"; then
 		wait
 		netlab_err "iperf3 over $cc failed: see $json"
 		return

@@ -26,7 +26,8 @@ void TCP_CA_OP(stall_cong_control, struct sock *sk, const struct rate_sample *rs
 {
 	struct stall *ca = inet_csk_ca(sk);
 
-	if (bpf_ktime_get_ns() - ca->start_ns > stall_after_ns) {
+	/* TCP acks the SYN-ACK before init() runs: no clock yet, no stall */
+	if (ca->start_ns && bpf_ktime_get_ns() - ca->start_ns > stall_after_ns) {
 		sk->sk_pacing_status = SK_PACING_NEEDED;
 		sk->sk_pacing_rate = 1;
 	}

@@ -49,3 +49,7 @@ check_config() {
 }
 
 kernel_release() { cat "$1/include/config/kernel.release" 2>/dev/null || echo unknown; }
+
+# tools/vm appends the guest's output to the console log below this line;
+# tools/splat-scan reads the kernel's part only, above it.
+guest_output_mark="==== tools/vm: the guest's output, as it was written ===="

@@ -21,6 +21,7 @@ help:
 	@echo "  make kernel          build the debug kernel (KASAN, kmemleak, lockdep)"
 	@echo "  make kernel-release  build the release kernel (benchmarks)"
 	@echo "  make check-prefixes  build every prefix of the series (slow)"
+	@echo "  make boot-loop [N=60] boot the debug kernel N times, fail on any splat"
 	@echo "  make checkpatch      checkpatch --strict on patches/"
 	@echo "  make check           sparse + W=1 on the files the series touches (new warnings fail)"
 	@echo "  make deps            install the Debian packages everything needs"
@@ -81,6 +82,9 @@ shell: kernel
 check-prefixes: tree
 	@tools/check-prefixes
 
+boot-loop: kernel
+	@tools/boot-loop $(or $(N),60)
+
 check: kernel
 	@tools/check-kernel
 
@@ -91,4 +95,4 @@ clean:
 	rm -rf build/out-debug build/out-release build/tests build/vm build/demo build/bench
 
 .PHONY: help deps tree reset-tree export kernel kernel-release tests test demo bench shell \
-	check-prefixes checkpatch check clean
+	check-prefixes boot-loop checkpatch check clean

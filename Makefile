@@ -89,7 +89,8 @@ check: kernel
 	@tools/check-kernel
 
 checkpatch: tree
-	@cd build/linux && PATH=/usr/bin:$$PATH ./scripts/checkpatch.pl --strict --terse $(CURDIR)/patches/*.patch
+	@cd build/linux && PATH=/usr/bin:$$PATH ./scripts/checkpatch.pl --strict --terse \
+		$(addprefix $(CURDIR)/patches/,$(shell cat patches/series))
 
 clean:
 	rm -rf build/out-debug build/out-release build/tests build/vm build/demo build/bench

@@ -11,6 +11,10 @@
  *
  * Each check runs in a forked child that dropped to uid 65534 and/or to
  * the capabilities of its case.
+ *
+ * A struct_ops map's trampoline page is executable memory: it counts
+ * against net.core.bpf_jit_limit, which holds back the JIT of those
+ * without CAP_BPF (upstream 6.1 did not count it).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -27,6 +31,7 @@
 #include "lib/sys.h"
 
 #define UNPRIV_BPF "/proc/sys/kernel/unprivileged_bpf_disabled"
+#define JIT_LIMIT "/proc/sys/net/core/bpf_jit_limit"
 
 static int map_errno(int fd)
 {
@@ -147,6 +152,80 @@ static void bpf_needs_privilege(void)
 		CHECK(got[i][GOT_PROG] == c->prog, "%s: struct_ops program: %d, want %d",
 		      c->who, got[i][GOT_PROG], c->prog);
 	}
+}
+
+/*
+ * With the JIT limit at 512 KiB, an unprivileged socket filter is JITed;
+ * 128 struct_ops maps (a 4 KiB trampoline page each) fill the limit, and
+ * the filter is refused: the kernel has no interpreter to fall back on
+ * (CONFIG_BPF_JIT_ALWAYS_ON), so the load fails with ENOTSUPP. Once the
+ * maps are freed the filter loads again: their pages were given back.
+ */
+#define JIT_MAPS 128
+#ifndef ENOTSUPP
+#define ENOTSUPP 524
+#endif
+
+/* ENOTSUPP does not fit an exit status: the child says it in *arg. */
+static int load_socket_filter_into(void *arg)
+{
+	*(int *)arg = load_socket_filter(NULL);
+	return 0;
+}
+
+/* The errno of an unprivileged socket filter's load, 0, or -1. */
+static int unpriv_filter(void)
+{
+	static int *got;
+
+	if (!got)
+		got = shared_alloc(sizeof(*got));
+	if (!got || run_as(NOBODY, 0, load_socket_filter_into, got))
+		return -1;
+	return *got;
+}
+
+/* Freeing a map or program gives its memory back after RCU: wait for it. */
+static int unpriv_filter_loads_eventually(void)
+{
+	int err, tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		err = unpriv_filter();
+		if (!err)
+			break;
+		usleep(100 * 1000);
+	}
+	return err;
+}
+
+static void maps_count_against_jit_limit(void)
+{
+	int fds[JIT_MAPS], baseline, full, after = -1, made = 0;
+	char old_unpriv[16], old_limit[32];
+
+	CHECK_OK(sops_init());
+	CHECK_OK(map_btf_fd());
+	unpriv_bpf_enable(old_unpriv, sizeof(old_unpriv));
+	CHECK_OK(sysctl_read(JIT_LIMIT, old_limit, sizeof(old_limit)));
+	CHECK_OK(sysctl_write(JIT_LIMIT, "524288"));
+
+	baseline = unpriv_filter_loads_eventually();
+	while (made < JIT_MAPS && (fds[made] = sops_create_map()) >= 0)
+		made++;
+	full = unpriv_filter();
+	while (made)
+		close(fds[--made]);
+	if (!baseline)
+		after = unpriv_filter_loads_eventually();
+
+	CHECK_OK(sysctl_write(JIT_LIMIT, old_limit));
+	CHECK_OK(sysctl_write(UNPRIV_BPF, old_unpriv));
+	CHECK(!baseline, "unprivileged filter under a 512 KiB JIT limit: errno %d", baseline);
+	CHECK_EQ(made, 0);
+	CHECK(full == ENOTSUPP, "with %d struct_ops maps filling the JIT limit, an unprivileged "
+	      "filter loads: errno %d, want ENOTSUPP (%d)", JIT_MAPS, full, ENOTSUPP);
+	CHECK(after == 0, "the maps are freed, but the filter still fails: errno %d", after);
 }
 
 /* setsockopt(TCP_CONGESTION) as each of these, in netns and userns of their own if asked. */
@@ -354,5 +433,6 @@ static void userns_netns_admin(void)
 		sysctl_write(USERNS_CLONE, old);
 }
 
-TEST_MAIN(SUBTEST(bpf_needs_privilege), SUBTEST(restricted_as_native),
+TEST_MAIN(SUBTEST(bpf_needs_privilege), SUBTEST(maps_count_against_jit_limit),
+	  SUBTEST(restricted_as_native),
 	  SUBTEST(userns_netns_admin))

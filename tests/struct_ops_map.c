@@ -8,6 +8,8 @@
  * struct and holds references on it.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -16,6 +18,7 @@
 #include "lib/test.h"
 #include "lib/sys.h"
 #include "lib/insn.h"
+#include "lib/kmsg.h"
 #include "lib/sops.h"
 #include "sops_test.skel.h"
 
@@ -199,7 +202,8 @@ static void bench_command(void)
 {
 	struct sops_test *skel = sops_test__open_and_load();
 	struct bpf_link *link = skel ? bpf_map__attach_struct_ops(skel->maps.sops) : NULL;
-	char calls[32], bpf_ns[32], native_ns[32];
+	char calls[32], bpf_ns[32], native_ns[32], batch[32], bpf_batch[64], native_batch[64];
+	unsigned long long med, lo, hi;
 	int ran = -1, zero, junk;
 	__u64 add_calls = 0;
 
@@ -212,6 +216,9 @@ static void bench_command(void)
 	sops_field("bench_calls", calls, sizeof(calls));
 	sops_field("bench_bpf_ns", bpf_ns, sizeof(bpf_ns));
 	sops_field("bench_native_ns", native_ns, sizeof(native_ns));
+	sops_field("bench_batch_calls", batch, sizeof(batch));
+	sops_field("bench_bpf_batch_ns", bpf_batch, sizeof(bpf_batch));
+	sops_field("bench_native_batch_ns", native_batch, sizeof(native_batch));
 	bpf_link__destroy(link);
 	sops_test__destroy(skel);
 	CHECK(link, "skeleton load or attach failed: errno %d", errno);
@@ -220,10 +227,78 @@ static void bench_command(void)
 	CHECK_STR(calls, "100000");
 	CHECK(atoll(bpf_ns) > 0 && atoll(native_ns) > 0, "bpf %s ns, native %s ns",
 	      bpf_ns, native_ns);
+	/* 100000 calls: 100 batches of 1000, each side's median, min, max */
+	CHECK_STR(batch, "1000");
+	CHECK(sscanf(bpf_batch, "%llu %llu %llu", &med, &lo, &hi) == 3 && lo <= med && med <= hi &&
+	      lo > 0, "bench_bpf_batch_ns: %s", bpf_batch);
+	CHECK(sscanf(native_batch, "%llu %llu %llu", &med, &lo, &hi) == 3 && lo <= med &&
+	      med <= hi && lo > 0, "bench_native_batch_ns: %s", native_batch);
 	CHECK_EQ(zero, -EINVAL);
 	CHECK_EQ(junk, -EINVAL);
 	CHECK_EQ(sops_cmd("bench 10"), -ENOENT);
 }
 
+/*
+ * Upstream 6.1 unregisters whatever key BPF_MAP_DELETE_ELEM is given (the
+ * map has one element), and reads a program slot's 8 bytes as an int fd,
+ * so that 0x100000000 + fd is fd. User space may rely on both: kept.
+ */
+static void upstream_quirks_kept(void)
+{
+	int mfd = sops_create_map(), add_fd = sops_load_member(sops.add_idx);
+	struct struct_ops_header h;
+	char v[512], out[512];
+	__u32 key = 7;
+
+	CHECK(mfd >= 0 && add_fd >= 0, "errno %d", errno);
+	sops_fill(v, add_fd, "sops_quirk");
+	*(__u64 *)(v + sops.add) = (1ULL << 32) | add_fd;
+	CHECK_OK(struct_ops_update(mfd, v));
+	CHECK_OK(struct_ops_lookup(mfd, out));
+	CHECK_EQ(*(__u64 *)(out + sops.add), prog_id(add_fd));
+	CHECK_OK(bpf_map_delete_elem(mfd, &key));
+	CHECK_OK(struct_ops_header(mfd, &h));
+	CHECK_EQ(h.state, STATE_TOBEFREE);
+	close(add_fd);
+	close(mfd);
+}
+
+/*
+ * bpf_struct_ops_test_wide's 64 six-argument members need more
+ * trampoline than the page a map has: the registry refused the type when
+ * it read vmlinux BTF, said so in the kernel log, and neither a map nor a
+ * program of it can be made; nothing of it is left behind.
+ */
+#define WIDE "bpf_struct_ops_test_wide"
+
+static void wide_type_refused(void)
+{
+	int kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK), mfd, pfd;
+	int value_id = vmlinux_struct_id("bpf_struct_ops_" WIDE);
+	char line[512], log[4096] = "";
+	const char *need;
+
+	CHECK(kfd >= 0, "/dev/kmsg: errno %d", errno);
+	CHECK(kmsg_grep(kfd, "struct_ops: struct " WIDE ": its trampolines need [0-9]+ bytes, "
+			"a map has 4096", line, sizeof(line)),
+	      "no kernel log line refusing " WIDE);
+	close(kfd);
+	need = strstr(line, "need ");
+	CHECK(need && atoi(need + 5) > 4096, "%s", line);
+
+	CHECK(value_id > 0, "struct bpf_struct_ops_" WIDE " is not in vmlinux BTF");
+	mfd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "wide", 4,
+			     btf__type_by_id(vmlinux_btf(), value_id)->size, 1,
+			     &(struct bpf_map_create_opts){ .sz = sizeof(struct bpf_map_create_opts),
+							     .btf_vmlinux_value_type_id = value_id });
+	CHECK(mfd < 0 && errno == ENOTSUPP, "map of " WIDE ": fd %d errno %d", mfd, errno);
+	pfd = load_trivial_prog(BPF_PROG_TYPE_STRUCT_OPS, vmlinux_struct_id(WIDE), 0, "GPL", 0,
+				log, sizeof(log));
+	CHECK(pfd < 0 && errno == ENOTSUPP, "program of " WIDE ": fd %d errno %d", pfd, errno);
+	CHECK(strstr(log, "is not a supported struct"), "verifier log: %s", log);
+	CHECK_EQ(struct_ops_left(true), 0);
+}
+
 TEST_MAIN(SUBTEST(register_lookup_delete), SUBTEST(reg_failure_leaves_init), SUBTEST(lifetime),
-	  SUBTEST(skeleton_attach), SUBTEST(bench_command))
+	  SUBTEST(skeleton_attach), SUBTEST(bench_command), SUBTEST(upstream_quirks_kept),
+	  SUBTEST(wide_type_refused))

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bpf_struct_ops_test, the registration test target (patch 0004): where
+ * bpf_struct_ops_test, the registration test target (patch 0005): where
  * its members sit in a map value, maps and programs for it, and its
  * debugfs file, which plays the subsystem.
  */

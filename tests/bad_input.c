@@ -420,11 +420,7 @@ static int load_walked_sk_to_helper(void)
 	static const struct bpf_insn call[] = {
 		I_MOV64_IMM(BPF_REG_0, 1),
 		I_STX(BPF_W, BPF_REG_10, BPF_REG_0, -8),
-		I_MOV64_IMM(BPF_REG_2, 6),
-		I_MOV64_IMM(BPF_REG_3, 1),
-		I_MOV64_REG(BPF_REG_4, BPF_REG_10),
-		I_ADD64_IMM(BPF_REG_4, -8),
-		I_MOV64_IMM(BPF_REG_5, 4),
+		I_SOCKOPT_ARGS(6, 1, -8, 4),
 		I_CALL(BPF_FUNC_setsockopt),
 	};
 

@@ -146,11 +146,7 @@ static int load_sockopt_call(const char *m, int helper)
 		I_MOV64_IMM(BPF_REG_2, 0),
 		I_STX(BPF_DW, BPF_REG_10, BPF_REG_2, -8),
 		I_STX(BPF_DW, BPF_REG_10, BPF_REG_2, -16),
-		I_MOV64_IMM(BPF_REG_2, 6),
-		I_MOV64_IMM(BPF_REG_3, 13),
-		I_MOV64_REG(BPF_REG_4, BPF_REG_10),
-		I_ADD64_IMM(BPF_REG_4, -16),
-		I_MOV64_IMM(BPF_REG_5, 16),
+		I_SOCKOPT_ARGS(6, 13, -16, 16),
 		I_CALL(helper),
 		I_EXIT(),
 	};

@@ -24,12 +24,16 @@
 	((struct bpf_insn){ 0 })
 #define I_ADD64_IMM(dst, v) \
 	((struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = dst, .imm = v })
-/* call helper id */
 /* if dst == v, skip the next off instructions */
 #define I_JEQ_IMM(dst, v, o) \
 	((struct bpf_insn){ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = dst, .off = o, .imm = v })
 #define I_CALL(id) ((struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .imm = id })
 #define I_EXIT() ((struct bpf_insn){ .code = BPF_JMP | BPF_EXIT })
+/* r2..r5 for bpf_{set,get}sockopt(r1, level, opt, r10 + off, len) */
+#define I_SOCKOPT_ARGS(level, opt, off, len) \
+	I_MOV64_IMM(BPF_REG_2, level), I_MOV64_IMM(BPF_REG_3, opt), \
+	I_MOV64_REG(BPF_REG_4, BPF_REG_10), I_ADD64_IMM(BPF_REG_4, off), \
+	I_MOV64_IMM(BPF_REG_5, len)
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Is STRUCT_OPS there? Patch 0002 took the base tree's implementation out
+ * Is STRUCT_OPS there? Patch 0003 took the base tree's implementation out
  * and the series' own core put it back: both types are accepted, their
  * map value types are in BTF with upstream's layout and libbpf's probes
- * find them. (With patches 0001-0002 alone this test fails everywhere but in
+ * find them. (With patches 0001-0003 alone this test fails everywhere but in
  * bpf_works: that was the baseline.)
  */
 #include <unistd.h>

@@ -25,9 +25,13 @@ help:
 	@echo "  make checkpatch      checkpatch --strict on patches/"
 	@echo "  make check           sparse + W=1 on the files the series touches (new warnings fail)"
 	@echo "  make deps            install the Debian packages everything needs"
+	@echo "  make clients         build mainline's libbpf 1.5 and bpftool 7.5 (linux-source-6.12) into build/clients"
 
 deps:
 	@tools/deps
+
+clients: deps
+	@tools/build-clients
 
 tree: deps
 	@tools/setup-tree
@@ -95,5 +99,5 @@ checkpatch: tree
 clean:
 	rm -rf build/out-debug build/out-release build/tests build/vm build/demo build/bench
 
-.PHONY: help deps tree reset-tree export kernel kernel-release tests test demo bench shell \
+.PHONY: help deps clients tree reset-tree export kernel kernel-release tests test demo bench shell \
 	check-prefixes boot-loop checkpatch check clean

@@ -112,7 +112,10 @@ static void *serve(void *arg)
 	}
 	socket_cc(fd, x->server_cc, sizeof(x->server_cc));
 	set_timeout(fd, SO_RCVTIMEO, x->timeout_s);
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+	/* a signal (a child's SIGCHLD, say) is no end of the stream */
+	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR)) {
+		if (n < 0)
+			continue;
 		for (i = 0; i < n && !x->unchecked; i++)
 			if (buf[i] != pattern(x->received + i))
 				x->corrupt = true;
@@ -144,7 +147,9 @@ static int send_all(struct xfer *x, int fd)
 			buf[i] = pattern(off + i);
 		for (i = 0; i < len; i += n) {
 			n = write(fd, buf + i, len - i);
-			if (n < 0)
+			if (n < 0 && errno == EINTR)
+				n = 0;
+			else if (n < 0)
 				return -1;
 		}
 		off += len;

@@ -57,13 +57,16 @@ static bool chose_its_cc(struct tcp_sock *tp)
 SEC("iter/tcp")
 int move_cc(struct bpf_iter__tcp *ctx)
 {
+	struct sock_common *skc = ctx->sk_common;
 	char name[CC_NAME_MAX] = {}, want[CC_NAME_MAX];
 	const struct tcp_congestion_ops *before;
 	struct tcp_sock *tp;
 	int err, i;
 
+	if (!skc)
+		return 0;
 	/* time-wait and request sockets run no congestion control */
-	tp = bpf_skc_to_tcp_sock(ctx->sk_common);
+	tp = bpf_skc_to_tcp_sock(skc);
 	if (!tp || !chose_its_cc(tp))
 		return 0;
 	if (bpf_getsockopt(tp, SOL_TCP, TCP_CONGESTION, name, sizeof(name)) ||

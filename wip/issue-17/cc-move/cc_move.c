@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	strncpy((char *)skel->rodata->cc_name, argv[1], sizeof(skel->rodata->cc_name) - 1);
 	err = cc_move_bpf__load(skel);
 	if (err) {
-		fprintf(stderr, "cc-move: cannot load the BPF program (%s): a kernel with BTF and TCP iterators (5.14+) and CAP_BPF + CAP_NET_ADMIN are needed\n",
+		fprintf(stderr, "cc-move: cannot load the BPF program (%s): it needs a kernel with BTF and TCP iterators (5.14+), CAP_BPF and CAP_NET_ADMIN; a verifier log above says what the kernel refused\n",
 			strerror(-err));
 		goto out;
 	}

@@ -12,7 +12,7 @@
 
 char _license[] SEC("license") = "GPL";
 
-__u64 inits[4], acks[4];
+__u64 inits[5], acks[5];
 
 #define VERSION(N, SEC_NAME, CC_NAME)					\
 SEC("struct_ops/v" #N "_init")						\
@@ -54,6 +54,7 @@ VERSION(1, ".struct_ops.link", "bpf_link_cc");
 VERSION(2, ".struct_ops.link", "bpf_link_cc");
 VERSION(3, ".struct_ops", "bpf_plain_cc");
 VERSION(4, ".struct_ops.link", "bpf_link_cc2");
+VERSION(5, ".struct_ops", "bpf_plain_cc");
 
 SEC("struct_ops/add")
 int BPF_PROG(add, int a, int b)

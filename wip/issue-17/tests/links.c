@@ -6,6 +6,7 @@
  * which are mainline's except where mainline has a hole (each says so).
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -20,6 +21,7 @@
 #define NAME "bpf_link_cc"
 #define SYSCTL_CC "/proc/sys/net/ipv4/tcp_congestion_control"
 #define PIN "/sys/fs/bpf/links_test"
+#define MOVE_OUT "/tmp/cc-move.out"
 
 static struct bpf_cc cc;
 
@@ -48,7 +50,7 @@ static long long link_map_id(int fd)
 
 static __u64 counter(const char *var, int version)
 {
-	__u64 v[4] = {};
+	__u64 v[5] = {};
 
 	cc_read(&cc, var, v, sizeof(v));
 	return v[version - 1];
@@ -82,7 +84,7 @@ static bool registered(const char *name)
 static int unfilled_link_map(void)
 {
 	int value_id = vmlinux_struct_id("bpf_struct_ops_tcp_congestion_ops");
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_LINK,
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_LINK, .btf_fd = map_btf_fd(),
 		    .btf_vmlinux_value_type_id = value_id);
 
 	return bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "unfilled", 4,
@@ -253,6 +255,57 @@ static void update_keeps_name_and_connections(void)
 	CHECK(!registered(NAME), "registered after the link closed");
 }
 
+static __u64 v1_acks_at_move;
+
+/* Half-way: the link moves to v2, and cc-move moves the connection. */
+static void update_and_move(struct xfer *x, int fd)
+{
+	struct bpf_link *link = x->arg;
+	char cmd[PATH_MAX + 64];
+
+	x->err = bpf_link__update_map(link, map("v2"));
+	if (x->err) {
+		x->failed = "bpf_link__update_map";
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "%s " NAME " >" MOVE_OUT " 2>&1", test_file("bin/cc-move"));
+	if (system(cmd)) {
+		x->err = EIO;
+		x->failed = "cc-move";
+	}
+	v1_acks_at_move = counter("acks", 1);
+}
+
+static void move_live_connection(void)
+{
+	struct xfer x = { .family = AF_INET, .bytes = 8 << 20, .cc = NAME,
+			  .midway = update_and_move, .timeout_s = 60 };
+	struct bpf_link *link;
+	char out[256] = "";
+	FILE *f;
+
+	CHECK_OK(open_cc());
+	link = bpf_map__attach_struct_ops(map("v1"));
+	CHECK(link, "attach v1: errno %d", errno);
+	x.arg = link;
+	run_xfer(&x);
+	CHECK(!x.err, "%s: %s (received %zu, server state %u)", x.failed, strerror(x.err),
+	      x.received, x.server_info.tcpi_state);
+	CHECK_EQ(x.received, x.bytes);
+	CHECK(!x.corrupt, "data corrupted");
+	f = fopen(MOVE_OUT, "r");
+	CHECK(f && fgets(out, sizeof(out), f), "no cc-move output");
+	fclose(f);
+	/* both ends, and the listener, which chose its CC (no init: listening) */
+	CHECK(strstr(out, NAME ": 3 moved, 0 already current, 0 failed"), "cc-move: %s", out);
+	/* each end ran v2's init once, and v1 saw no ACK after the move */
+	CHECK_EQ(counter("inits", 2), 2);
+	CHECK(v1_acks_at_move > 0, "v1 saw no ACK before the move");
+	CHECK_EQ(counter("acks", 1), v1_acks_at_move);
+	CHECK(counter("acks", 2) > 0, "v2 saw no ACK after the move");
+	bpf_link__destroy(link);
+}
+
 static void update_refusals(void)
 {
 	LIBBPF_OPTS(bpf_link_update_opts, bad_flags, .flags = BPF_F_REPLACE << 1);
@@ -338,5 +391,6 @@ static void default_follows_the_name(void)
 
 TEST_MAIN(SUBTEST(attach_info_detach), SUBTEST(poll_hup), SUBTEST(last_close_unregisters),
 	  SUBTEST(pin_outlives_process_view), SUBTEST(create_refusals),
-	  SUBTEST(update_keeps_name_and_connections), SUBTEST(update_refusals),
+	  SUBTEST(update_keeps_name_and_connections), SUBTEST(move_live_connection),
+	  SUBTEST(update_refusals),
 	  SUBTEST(default_follows_the_name))

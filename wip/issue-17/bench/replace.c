@@ -38,6 +38,7 @@
 #define MOVE_BYTES (256 << 10)
 
 static struct bpf_object *obj;
+static char obj_path[4096];
 static atomic_bool stop;
 static const char *want;
 static atomic_ulong connects, failed_setsockopt, fallbacks;
@@ -158,34 +159,57 @@ static void timed(struct run *r, unsigned long long ns)
 		r->ns_max = ns;
 }
 
-/* Upstream 6.1's way: delete the registered map, register the other. */
+static struct bpf_object *load_obj(void)
+{
+	struct bpf_object *o = bpf_object__open_file(obj_path, NULL);
+
+	if (o && bpf_object__load(o)) {
+		bpf_object__close(o);
+		return NULL;
+	}
+	return o;
+}
+
+/*
+ * Upstream 6.1's way: a new version is a new map (a deleted one cannot be
+ * registered again), loaded beforehand; the replacement is the delete of
+ * the old map and the update of the new one, the window without the name.
+ */
 static int by_delete_and_register(struct run *r)
 {
-	struct bpf_map *maps[2] = { map("v3"), map("v5") };
-	struct bpf_link *cur;
+	struct bpf_object *cur_obj, *next_obj;
+	struct bpf_link *cur, *next;
 	unsigned long long t;
 	pthread_t th[2];
 	int i, lfd;
 
-	cur = bpf_map__attach_struct_ops(maps[0]);
+	cur_obj = load_obj();
+	cur = cur_obj ? bpf_map__attach_struct_ops(bpf_object__find_map_by_name(cur_obj, "v3")) : NULL;
 	if (!cur)
 		return -errno;
 	sysctl_cc(NAME_PLAIN);
 	start_load(th, &lfd, NAME_PLAIN);
 	usleep(100000);
 	for (i = 1; i <= REPLACEMENTS; i++) {
+		next_obj = load_obj();
+		if (!next_obj)
+			return -errno;
 		t = now_ns();
 		bpf_link__destroy(cur);		/* BPF_MAP_DELETE_ELEM */
-		cur = bpf_map__attach_struct_ops(maps[i & 1]);
+		next = bpf_map__attach_struct_ops(bpf_object__find_map_by_name(next_obj, "v3"));
 		timed(r, now_ns() - t);
-		if (!cur)
+		if (!next)
 			return -errno;
-		/* the default followed the name away: set it again, as an operator would */
+		bpf_object__close(cur_obj);
+		cur = next;
+		cur_obj = next_obj;
+		/* the default followed the name away: an operator sets it again */
 		sysctl_cc(NAME_PLAIN);
 		usleep(20000);
 	}
 	stop_load(th, lfd, r);
 	bpf_link__destroy(cur);
+	bpf_object__close(cur_obj);
 	return 0;
 }
 
@@ -227,7 +251,7 @@ static void report(const char *how, const struct run *r)
 int main(int argc, char **argv)
 {
 	struct run del = {}, upd = {};
-	char path[4096], saved[32] = "cubic";
+	char saved[32] = "cubic";
 	FILE *f;
 	int err;
 
@@ -235,10 +259,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s OBJ_DIR\n", argv[0]);
 		return 2;
 	}
-	snprintf(path, sizeof(path), "%s/link_cc.bpf.o", argv[1]);
-	obj = bpf_object__open_file(path, NULL);
-	if (!obj || bpf_object__load(obj)) {
-		fprintf(stderr, "replace: cannot load %s: %s\n", path, strerror(errno));
+	snprintf(obj_path, sizeof(obj_path), "%s/link_cc.bpf.o", argv[1]);
+	obj = load_obj();
+	if (!obj) {
+		fprintf(stderr, "replace: cannot load %s: %s\n", obj_path, strerror(errno));
 		return 1;
 	}
 	f = fopen(SYSCTL_CC, "r");

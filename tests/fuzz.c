@@ -285,12 +285,22 @@ static struct ent *pick_map(void)
 	return pick(K_MAP);
 }
 
-/* The model of the map behind fd, if e's and known to be struct_ops. */
-static struct mrec *model(struct ent *e, int fd)
+/*
+ * The model of the struct_ops map behind fd, whichever entry holds it: an
+ * operation on a random fd (any_fd()) may well hit a live map, and what it
+ * does to that map must reach the map's record.
+ */
+static struct mrec *model(int fd)
 {
-	if (!e || e->fd < 0 || fd != e->fd || fz.maps[e->mrec].type < 0)
-		return NULL;
-	return &fz.maps[e->mrec];
+	int i;
+
+	for (i = 0; fd >= 0 && i < POOL; i++) {
+		struct ent *e = &fz.pool[i];
+
+		if (e->kind == K_MAP && e->fd == fd && e->mrec >= 0)
+			return fz.maps[e->mrec].type < 0 ? NULL : &fz.maps[e->mrec];
+	}
+	return NULL;
 }
 
 /* A new map fd: which record, by id (reopened maps share theirs). */
@@ -592,7 +602,7 @@ static void check_listed(const struct stype *t, const char *name, bool on)
 }
 
 /* A registration went through: record the name, check it is live. */
-static void registered(struct ent *e, struct mrec *r)
+static void registered(int fd, struct mrec *r)
 {
 	struct stype *t = &types[r->type];
 	char out[4096];
@@ -602,7 +612,7 @@ static void registered(struct ent *e, struct mrec *r)
 		return;
 	}
 	r->state = STATE_INUSE;
-	if (lookup_state(e->fd, out) != STATE_INUSE) {
+	if (lookup_state(fd, out) != STATE_INUSE) {
 		violation("registered map not INUSE");
 		return;
 	}
@@ -631,7 +641,7 @@ static void op_update(void)
 	__u32 key = one_in(16) ? rnd(3) : 0;
 	__u64 flags = one_in(16) ? 1ull << rnd(5) : 0;
 	int fd = e && !one_in(20) ? e->fd : any_fd(), i;
-	struct mrec *r = model(e, fd);
+	struct mrec *r = model(fd);
 	char v[4096], out[4096];
 	long ret;
 
@@ -644,13 +654,13 @@ static void op_update(void)
 	if (!r)
 		return;
 	if (!ret) {
-		registered(e, r);
+		registered(fd, r);
 	} else if (r->state != STATE_INIT) {
 		if (errno != EBUSY && errno != EINVAL && errno != E2BIG)
 			violation("update of a %s map: errno %d", state_name(r->state), errno);
 	} else if (errno == EBUSY) {
 		violation("update of an INIT map: EBUSY");
-	} else if (lookup_state(e->fd, out) != STATE_INIT || !all_zero(out, t->vsize)) {
+	} else if (lookup_state(fd, out) != STATE_INIT || !all_zero(out, types[r->type].vsize)) {
 		violation("failed update did not leave the map INIT and zero");
 	}
 }
@@ -660,7 +670,7 @@ static void op_lookup(void)
 	struct ent *e = pick_map();
 	__u32 key = one_in(8) ? rnd(3) : 0;
 	int fd = e ? e->fd : any_fd();
-	struct mrec *r = model(e, fd);
+	struct mrec *r = model(fd);
 	char v[8192];
 	long ret;
 
@@ -685,7 +695,7 @@ static void op_delete(void)
 				    [STATE_TOBEFREE] = EINPROGRESS };
 	struct ent *e = pick_map();
 	int fd = e ? e->fd : any_fd();
-	struct mrec *r = model(e, fd);
+	struct mrec *r = model(fd);
 	__u32 key = one_in(8) ? rnd(3) : 0;
 	int err;
 

@@ -396,6 +396,52 @@ static void restricted_as_native(void)
 	table_in_env(cc_table, ARRAY_LEN(cc_table), got);
 }
 
+/*
+ * A netns other than init_net may not make a restricted CC its default:
+ * the write fails with EPERM and holds nothing. Upstream 6.1 took a
+ * reference on the CC before that check and kept it, so a BPF CC's map
+ * refused this way could never be freed.
+ */
+#define NETNS_DEFAULT "/proc/sys/net/ipv4/tcp_congestion_control"
+#define REFUSED_WRITES 8
+
+/* EPERM if every write was refused with it, else the first other result. */
+static int default_in_child_netns(void *arg)
+{
+	int i, err;
+
+	if (unshare(CLONE_NEWNET))
+		return errno;
+	for (i = 0; i < REFUSED_WRITES; i++) {
+		err = sysctl_write(NETNS_DEFAULT, BPF_CC);
+		if (err != -EPERM)
+			return -err;
+	}
+	return EPERM;
+}
+
+static void refused_netns_default_holds_nothing(void)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	struct cc_env e;
+	int got = 0;
+
+	cc_env_up(&e);
+	if (!test_failed) {
+		CHECK_OK(bpf_obj_get_info_by_fd(e.r.map, &info, &len));
+		CHECK_OK(sysctl_write(ALLOWED, e.restricted));
+		got = run_as(SAME_UID, ALL_CAPS, default_in_child_netns, NULL);
+	}
+	cc_env_down(&e);
+	if (test_failed)
+		return;
+	CHECK(got == EPERM, "setting " BPF_CC " as a child netns' default: %d, want EPERM (%d)",
+	      got, EPERM);
+	CHECK(wait_id_gone(info.id, true), "map %u still held after %d refused writes of a "
+	      "child netns' default, and unregistered", info.id, REFUSED_WRITES);
+}
+
 static int try_unshare(void *arg)
 {
 	return unshare(CLONE_NEWUSER | CLONE_NEWNET) ? errno : 0;
@@ -435,5 +481,5 @@ static void userns_netns_admin(void)
 }
 
 TEST_MAIN(SUBTEST(bpf_needs_privilege), SUBTEST(maps_count_against_jit_limit),
-	  SUBTEST(restricted_as_native),
+	  SUBTEST(restricted_as_native), SUBTEST(refused_netns_default_holds_nothing),
 	  SUBTEST(userns_netns_admin))

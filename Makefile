@@ -6,7 +6,8 @@ SHELL := /bin/bash
 DEBUG_VMLINUX := build/out-debug/vmlinux
 RELEASE_VMLINUX := build/out-release/vmlinux
 DEMO := build/demo
-DEMO_OBJS := $(patsubst %,$(CURDIR)/$(DEMO)/obj/%.bpf.o,dctcp cubic reno stall)
+DEMO_OBJS := $(patsubst %,$(CURDIR)/$(DEMO)/obj/%.bpf.o,dctcp cubic reno stall reno_link reno_v2_link) \
+	     $(CURDIR)/$(DEMO)/obj/demo-roll cc-tools
 
 help:
 	@echo "struct-ops — main targets:"
@@ -48,15 +49,15 @@ kernel: tree
 kernel-release: tree
 	@tools/build-kernel release
 
-tests: kernel
+tests: kernel clients
 	@echo "==> tests: building guest test programs"
 	@$(MAKE) -s -C tests VMLINUX=$(CURDIR)/$(DEBUG_VMLINUX)
 
 test: tests
 	@tests/run
 
-demo: kernel-release
-	@echo "==> demo: building bpf/{dctcp,cubic,reno}.bpf.c against the release kernel's BTF"
+demo: kernel-release clients
+	@echo "==> demo: building bpf/{dctcp,cubic,reno}.bpf.c (Reno also as two versions of a link), demo-roll and cc-move against the release kernel's BTF"
 	@$(MAKE) -s -C tests OUT=$(CURDIR)/$(DEMO)/obj VMLINUX=$(CURDIR)/$(RELEASE_VMLINUX) $(DEMO_OBJS)
 	@echo "==> demo: booting the release kernel in QEMU (about 2 minutes under TCG)"
 	@rm -rf $(DEMO)/out
@@ -67,7 +68,7 @@ demo: kernel-release
 BENCH_RAW := build/bench/raw
 BENCH_MD := bench/results/$(shell date +%F)$(if $(filter 1,$(QUICK)),-quick).md
 
-bench: kernel-release
+bench: kernel-release clients
 	@echo "==> bench: building the benchmarks and BPF objects against the release kernel"
 	@$(MAKE) -s -C bench VMLINUX=$(CURDIR)/$(RELEASE_VMLINUX)
 	@rm -rf $(BENCH_RAW)

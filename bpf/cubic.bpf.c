@@ -356,7 +356,7 @@ __u32 TCP_CA_OP(cubic_undo_cwnd, struct sock *sk)
 	return tcp_reno_undo_cwnd(sk);
 }
 
-SEC(".struct_ops")
+CC_SECTION
 struct tcp_congestion_ops cubic = {
 	.init		= (void *)cubic_init,
 	.ssthresh	= (void *)cubic_ssthresh,

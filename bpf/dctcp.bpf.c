@@ -211,7 +211,7 @@ void TCP_CA_OP(dctcp_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 	tcp_reno_cong_avoid(sk, ack, acked);
 }
 
-SEC(".struct_ops")
+CC_SECTION
 struct tcp_congestion_ops dctcp = {
 	.init		= (void *)dctcp_init,
 	.in_ack_event	= (void *)dctcp_in_ack_event,

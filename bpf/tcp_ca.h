@@ -11,6 +11,19 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+/*
+ * The section the struct goes in. ".struct_ops" (libbpf 0.7+): updating
+ * the map registers it, deleting it unregisters it. Built with
+ * -DSTRUCT_OPS_LINK, ".struct_ops.link" (libbpf 1.2+): a link registers
+ * it, and can later put a new version in its place with no moment in
+ * which the name is missing (bpf_link__update_map()).
+ */
+#ifdef STRUCT_OPS_LINK
+#define CC_SECTION SEC(".struct_ops.link")
+#else
+#define CC_SECTION SEC(".struct_ops")
+#endif
+
 #define SOL_TCP			6
 #define TCP_CONGESTION		13
 #define TCP_CA_NAME_MAX		16

@@ -2,8 +2,9 @@
 /*
  * A seeded fuzzer of the struct_ops syscall surface: map create, prog
  * load, update, lookup, delete, get_next_key, freeze, close and reopen,
- * test_run, setsockopt(TCP_CONGESTION) and the test target's debugfs
- * commands, with random and mutated arguments, on tcp_congestion_ops,
+ * test_run, struct_ops link create, update and detach,
+ * setsockopt(TCP_CONGESTION) and the test target's debugfs commands, with
+ * random and mutated arguments, on tcp_congestion_ops,
  * bpf_struct_ops_test and bpf_dummy_ops.
  *
  * The operations come from a xorshift64* PRNG seeded from FUZZ_SEED (else
@@ -16,7 +17,9 @@
  * task: it runs in a child, the parent reports), or a map whose state
  * stops following the rules: update only from INIT, delete INUSE ->
  * TOBEFREE and otherwise ENOENT/EINPROGRESS, lookup showing the state the
- * map is in, a registered name listed and an unregistered one gone. At the
+ * map is in, a registered name listed and an unregistered one gone; a
+ * BPF_F_LINK map READY once updated, never deleted, linked by one link at
+ * a time, only when READY, and unregistered by its link's detach or close. At the
  * end everything is unregistered, released and closed, and every map and
  * program it made must be freed.
  */
@@ -38,6 +41,10 @@
 #include "lib/sops.h"
 #include "lib/sys.h"
 
+/* mainline's UAPI (6.4+), which Debian's 6.1 headers do not have */
+#define F_LINK (1U << 13)		/* BPF_F_LINK */
+#define ATTACH_STRUCT_OPS 44		/* BPF_STRUCT_OPS */
+
 #ifndef ENOTSUPP
 #define ENOTSUPP 524
 #endif
@@ -50,7 +57,7 @@
 enum op {
 	OP_MAP_CREATE, OP_PROG_LOAD, OP_UPDATE, OP_LOOKUP, OP_DELETE, OP_NEXT_KEY,
 	OP_FREEZE, OP_CLOSE, OP_REOPEN, OP_INFO, OP_SOPS_CMD, OP_SOCK_CC, OP_SOCK_PING,
-	OP_SOCK_RENEW, OP_TEST_RUN, OP_N
+	OP_SOCK_RENEW, OP_TEST_RUN, OP_LINK_CREATE, OP_LINK_UPDATE, OP_LINK_DETACH, OP_N
 };
 
 static const struct { const char *name; unsigned int weight; } ops[OP_N] = {
@@ -61,7 +68,8 @@ static const struct { const char *name; unsigned int weight; } ops[OP_N] = {
 	[OP_REOPEN] = { "get_fd_by_id", 4 },	[OP_INFO] = { "obj_get_info", 2 },
 	[OP_SOPS_CMD] = { "sops_debugfs", 6 },	[OP_SOCK_CC] = { "setsockopt_cc", 6 },
 	[OP_SOCK_PING] = { "sock_ping", 4 },	[OP_SOCK_RENEW] = { "sock_renew", 1 },
-	[OP_TEST_RUN] = { "prog_test_run", 6 },
+	[OP_TEST_RUN] = { "prog_test_run", 6 },	[OP_LINK_CREATE] = { "link_create", 5 },
+	[OP_LINK_UPDATE] = { "link_update", 4 },	[OP_LINK_DETACH] = { "link_detach", 3 },
 };
 
 /* The three struct_ops types, from vmlinux BTF. */
@@ -87,14 +95,16 @@ struct mrec {
 	int type;		/* -1: not a struct_ops map */
 	int state;
 	char name[16];		/* registered under */
+	bool link_map;		/* BPF_F_LINK: a link registers it */
+	bool linked;		/* and one does */
 };
 
-enum kind { K_FREE, K_MAP, K_PROG, K_CLOSED };
+enum kind { K_FREE, K_MAP, K_PROG, K_LINK, K_CLOSED };
 struct ent {
 	enum kind kind;
 	int fd;
 	int type, member;	/* a prog's struct and member, as loaded */
-	int mrec;		/* a map's record */
+	int mrec;		/* a map's record; a link's map, -1 once detached */
 };
 
 /* Shared with the parent, which reports and cleans up if the child dies. */
@@ -256,10 +266,15 @@ static int any_fd(void)
 	return one_in(2) ? -1 : (int)rnd(1024);
 }
 
+static void unlinked(struct ent *link);
+
 static void close_ent(struct ent *e)
 {
-	if (e->kind == K_MAP || e->kind == K_PROG) {
+	if (e->kind == K_MAP || e->kind == K_PROG || e->kind == K_LINK) {
 		close(e->fd);
+		/* a link's only reference: its last close detached it */
+		if (e->kind == K_LINK)
+			unlinked(e);
 		e->kind = K_CLOSED;	/* its number stays, as a stale fd */
 	}
 }
@@ -328,6 +343,8 @@ static void add_map(int fd)
 		add_id(sh->map_ids, &sh->nmaps, info.id);
 		fz.maps[i].type = -1;
 		fz.maps[i].state = STATE_INIT;
+		fz.maps[i].link_map = info.map_flags & F_LINK;
+		fz.maps[i].linked = false;
 		for (t = 0; t < NTYPES; t++)
 			if (info.type == BPF_MAP_TYPE_STRUCT_OPS &&
 			    info.btf_vmlinux_value_type_id == (__u32)types[t].value_id)
@@ -363,7 +380,7 @@ static void op_map_create(void)
 	attr.key_size = one_in(8) ? rnd(10) : 4;
 	attr.value_size = one_in(8) ? t->vsize + rnd(17) - 8 : one_in(30) ? rnd(8192) : t->vsize;
 	attr.max_entries = one_in(8) ? rnd(4) : 1;
-	attr.map_flags = one_in(8) ? 1u << rnd(20) : 0;
+	attr.map_flags = one_in(8) ? 1u << rnd(20) : one_in(4) ? F_LINK : 0;
 	attr.btf_vmlinux_value_type_id = one_in(20) ? 0 : random_type_id(t, true);
 	attr.btf_fd = one_in(8) ? (one_in(2) ? 0 : any_fd()) : map_btf_fd();
 	if (attr.map_type == BPF_MAP_TYPE_ARRAY && one_in(2))
@@ -571,7 +588,7 @@ static void mutate(struct stype *t, char *v)
 static const char *state_name(int s)
 {
 	return s == STATE_INIT ? "INIT" : s == STATE_INUSE ? "INUSE" :
-	       s == STATE_TOBEFREE ? "TOBEFREE" : "?";
+	       s == STATE_TOBEFREE ? "TOBEFREE" : s == STATE_READY ? "READY" : "?";
 }
 
 /* The map's state and value, by lookup; the state or -1. */
@@ -601,9 +618,13 @@ static void check_listed(const struct stype *t, const char *name, bool on)
 		violation("%s \"%s\" %s", t->name, name, on ? "not registered" : "still registered");
 }
 
-/* A registration went through: record the name, check it is live. */
-static void registered(int fd, struct mrec *r)
+/*
+ * An update went through: the map is registered (INUSE), or filled in for
+ * a link (READY); record the name, check a registered one is live.
+ */
+static void updated(int fd, struct mrec *r)
 {
+	int want = r->link_map ? STATE_READY : STATE_INUSE;
 	struct stype *t = &types[r->type];
 	char out[4096];
 
@@ -611,14 +632,15 @@ static void registered(int fd, struct mrec *r)
 		violation("update succeeded on a %s map", state_name(r->state));
 		return;
 	}
-	r->state = STATE_INUSE;
-	if (lookup_state(fd, out) != STATE_INUSE) {
-		violation("registered map not INUSE");
+	r->state = want;
+	if (lookup_state(fd, out) != want) {
+		violation("updated map not %s", state_name(want));
 		return;
 	}
 	if (t->name_off) {
 		snprintf(r->name, sizeof(r->name), "%.15s", out + t->name_off);
-		check_listed(t, r->name, true);
+		if (!r->link_map)
+			check_listed(t, r->name, true);
 	}
 }
 
@@ -654,7 +676,7 @@ static void op_update(void)
 	if (!r)
 		return;
 	if (!ret) {
-		registered(fd, r);
+		updated(fd, r);
 	} else if (r->state != STATE_INIT) {
 		if (errno != EBUSY && errno != EINVAL && errno != E2BIG)
 			violation("update of a %s map: errno %d", state_name(r->state), errno);
@@ -704,10 +726,10 @@ static void op_delete(void)
 	err = result(OP_DELETE, bpf_map_delete_elem(fd, &key)) ? errno : 0;
 	if (!r)
 		return;
-	/* delete looks at the state only, not the key */
-	if (err != want[r->state]) {
-		violation("delete of a %s map: errno %d, want %d", state_name(r->state), err,
-			  want[r->state]);
+	/* delete looks at the state only, not the key; a link map's link unregisters */
+	if (err != (r->link_map ? EOPNOTSUPP : want[r->state])) {
+		violation("delete of a %s %smap: errno %d", state_name(r->state),
+			  r->link_map ? "link " : "", err);
 		return;
 	}
 	if (r->state == STATE_INUSE) {
@@ -743,7 +765,7 @@ static void op_close(void)
 
 	note("%s slot %ld fd %d kind %d", ops[OP_CLOSE].name, (long)(e - fz.pool), e->fd,
 	     e->kind);
-	if (e->kind == K_MAP || e->kind == K_PROG)
+	if (e->kind == K_MAP || e->kind == K_PROG || e->kind == K_LINK)
 		result(OP_CLOSE, close(e->fd));
 	close_ent(e);
 }
@@ -803,7 +825,7 @@ static const char *cc_name(char *buf)
 	for (i = 0; i < sh->nmaps && !one_in(8); i++) {
 		struct mrec *r = &fz.maps[(start + i) % sh->nmaps];
 
-		if (r->type == T_TCA && r->state == STATE_INUSE)
+		if (r->type == T_TCA && (r->state == STATE_INUSE || r->linked))
 			return r->name;
 	}
 	if (one_in(2))
@@ -896,6 +918,149 @@ static void op_test_run(void)
 		note(" retval %u", attr.test.retval);
 }
 
+/* ---- struct_ops links ---- */
+
+/* The live link entry behind fd, if the pool has one. */
+static struct ent *link_ent(int fd)
+{
+	int i;
+
+	for (i = 0; fd >= 0 && i < POOL; i++)
+		if (fz.pool[i].kind == K_LINK && fz.pool[i].fd == fd)
+			return &fz.pool[i];
+	return NULL;
+}
+
+/* The link lets its map go: the map's name is no longer registered. */
+static void unlinked(struct ent *link)
+{
+	struct mrec *r = link->mrec >= 0 ? &fz.maps[link->mrec] : NULL;
+
+	link->mrec = -1;
+	if (!r)
+		return;
+	r->linked = false;
+	if (types[r->type].name_off)
+		check_listed(&types[r->type], r->name, false);
+}
+
+/* A map to link, one READY and not linked mostly: the others only say EINVAL. */
+static struct ent *pick_link_map(void)
+{
+	struct ent *e = pick_map();
+	struct mrec *r;
+	int k;
+
+	for (k = 0; k < 4 && e && !one_in(4); k++) {
+		r = &fz.maps[e->mrec];
+		if (r->type >= 0 && r->state == STATE_READY && !r->linked)
+			break;
+		e = pick_map();
+	}
+	return e;
+}
+
+static void op_link_create(void)
+{
+	struct ent *e = pick_link_map();
+	int fd = e && !one_in(10) ? e->fd : any_fd(), lfd;
+	struct mrec *r = model(fd);
+	union bpf_attr attr;
+	bool plain;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = fd;	/* mainline's map_fd: the same field */
+	attr.link_create.attach_type = one_in(10) ? rnd(50) : ATTACH_STRUCT_OPS;
+	attr.link_create.target_fd = one_in(10) ? rnd(8) : 0;
+	attr.link_create.flags = one_in(10) ? 1u << rnd(32) : 0;
+	plain = attr.link_create.attach_type == ATTACH_STRUCT_OPS &&
+		!attr.link_create.target_fd && !attr.link_create.flags;
+	note("%s map fd %d (%s%s) type %u target %u flags %#x", ops[OP_LINK_CREATE].name, fd,
+	     r ? state_name(r->state) : "-", r && r->link_map ? " link" : "",
+	     attr.link_create.attach_type, attr.link_create.target_fd, attr.link_create.flags);
+	lfd = result(OP_LINK_CREATE, sys_bpf(BPF_LINK_CREATE, &attr, sizeof(attr)));
+	if (lfd < 0) {
+		/* a map that cannot be linked says EINVAL; a linked one EEXIST */
+		if (r && plain && (!r->link_map || r->state != STATE_READY) && errno != EINVAL)
+			violation("link create on a %s map: errno %d", state_name(r->state), errno);
+		else if (r && plain && r->linked && errno != EEXIST)
+			violation("link create on a linked map: errno %d", errno);
+		return;
+	}
+	e = new_ent(lfd, K_LINK);
+	if (!r)
+		return;		/* another kind of link, of a program */
+	if (!plain || !r->link_map || r->state != STATE_READY || r->linked) {
+		violation("link create succeeded on a %s%s map", state_name(r->state),
+			  r->linked ? " linked" : "");
+		return;
+	}
+	r->linked = true;
+	e->mrec = r - fz.maps;
+	if (types[r->type].name_off)
+		check_listed(&types[r->type], r->name, true);
+}
+
+static void op_link_update(void)
+{
+	struct ent *l = pick(K_LINK), *m = pick_link_map();
+	int lfd = l && !one_in(10) ? l->fd : any_fd();
+	int nfd = m && !one_in(10) ? m->fd : any_fd();
+	struct mrec *nr = model(nfd), *old;
+	union bpf_attr attr;
+	long ret;
+
+	l = link_ent(lfd);
+	old = l && l->mrec >= 0 ? &fz.maps[l->mrec] : NULL;
+	memset(&attr, 0, sizeof(attr));
+	attr.link_update.link_fd = lfd;
+	/* mainline's new_map_fd and old_map_fd: the same fields */
+	attr.link_update.new_prog_fd = nfd;
+	if (one_in(4)) {
+		attr.link_update.flags = one_in(4) ? 1u << rnd(32) : BPF_F_REPLACE;
+		attr.link_update.old_prog_fd = one_in(2) && m ? pick_map()->fd : any_fd();
+	}
+	note("%s link fd %d (%s) new map fd %d (%s) flags %#x old %d", ops[OP_LINK_UPDATE].name,
+	     lfd, old ? state_name(old->state) : "-", nfd, nr ? state_name(nr->state) : "-",
+	     attr.link_update.flags, attr.link_update.old_prog_fd);
+	ret = result(OP_LINK_UPDATE, sys_bpf(BPF_LINK_UPDATE, &attr, sizeof(attr)));
+	if (ret || !l || nr == old)
+		return;
+	if (!old || !nr || !nr->link_map || nr->state != STATE_READY || nr->linked ||
+	    nr->type != old->type) {
+		violation("link update to a %s map succeeded", nr ? state_name(nr->state) : "foreign");
+		return;
+	}
+	/* the name stays registered: the new map has the same one */
+	old->linked = false;
+	nr->linked = true;
+	l->mrec = nr - fz.maps;
+	if (types[nr->type].name_off)
+		check_listed(&types[nr->type], nr->name, true);
+}
+
+static void op_link_detach(void)
+{
+	struct ent *l = pick(K_LINK);
+	int fd = l && !one_in(10) ? l->fd : any_fd();
+	union bpf_attr attr;
+	long ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_detach.link_fd = fd;
+	l = link_ent(fd);
+	note("%s link fd %d (%s)", ops[OP_LINK_DETACH].name, fd,
+	     !l ? "-" : l->mrec >= 0 ? "linked" : "detached");
+	ret = result(OP_LINK_DETACH, sys_bpf(BPF_LINK_DETACH, &attr, sizeof(attr)));
+	if (!l)
+		return;
+	/* a struct_ops link detaches always, a second time too */
+	if (ret && l->mrec >= 0)
+		violation("detach of a struct_ops link: errno %d", errno);
+	else if (!ret)
+		unlinked(l);
+}
+
 static void (*const op_fns[OP_N])(void) = {
 	[OP_MAP_CREATE] = op_map_create, [OP_PROG_LOAD] = op_prog_load,
 	[OP_UPDATE] = op_update, [OP_LOOKUP] = op_lookup, [OP_DELETE] = op_delete,
@@ -903,6 +1068,8 @@ static void (*const op_fns[OP_N])(void) = {
 	[OP_REOPEN] = op_reopen, [OP_INFO] = op_info, [OP_SOPS_CMD] = op_sops_cmd,
 	[OP_SOCK_CC] = op_sock_cc, [OP_SOCK_PING] = op_sock_ping,
 	[OP_SOCK_RENEW] = op_sock_renew, [OP_TEST_RUN] = op_test_run,
+	[OP_LINK_CREATE] = op_link_create, [OP_LINK_UPDATE] = op_link_update,
+	[OP_LINK_DETACH] = op_link_detach,
 };
 
 static enum op choose_op(void)

@@ -70,21 +70,23 @@ static void value_types_in_btf(void)
 	}
 }
 
+/* upstream 6.1's three states, and mainline's READY (6.4+) for link maps */
 static void state_enum_in_btf(void)
 {
 	static const char * const names[] = {
 		"BPF_STRUCT_OPS_STATE_INIT", "BPF_STRUCT_OPS_STATE_INUSE",
-		"BPF_STRUCT_OPS_STATE_TOBEFREE",
+		"BPF_STRUCT_OPS_STATE_TOBEFREE", "BPF_STRUCT_OPS_STATE_READY",
 	};
 	int id = btf__find_by_name_kind(vmlinux_btf(), "bpf_struct_ops_state", BTF_KIND_ENUM);
 	const struct btf_type *t;
+	const int n = sizeof(names) / sizeof(names[0]);
 	const struct btf_enum *e;
 	int i;
 
 	CHECK(id > 0, "no enum bpf_struct_ops_state");
 	t = btf__type_by_id(vmlinux_btf(), id);
-	CHECK_EQ(btf_vlen(t), 3);
-	for (i = 0, e = btf_enum(t); i < 3; i++, e++) {
+	CHECK_EQ(btf_vlen(t), n);
+	for (i = 0, e = btf_enum(t); i < n; i++, e++) {
 		CHECK_STR(btf__name_by_offset(vmlinux_btf(), e->name_off), names[i]);
 		CHECK_EQ(e->val, i);
 	}

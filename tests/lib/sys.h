@@ -47,7 +47,7 @@ int load_trivial_prog(enum bpf_prog_type type, __u32 attach_btf_id,
 		      int ret, char *log, size_t log_size);
 
 /* The header every struct_ops map value starts with, and its states. */
-enum { STATE_INIT, STATE_INUSE, STATE_TOBEFREE };
+enum { STATE_INIT, STATE_INUSE, STATE_TOBEFREE, STATE_READY };
 struct struct_ops_header {
 	__u32 refcnt;
 	__u32 state;

@@ -6,7 +6,8 @@
  *  - slow start: cwnd grows by one segment per segment acknowledged, which
  *    doubles it every round trip, until it reaches ssthresh;
  *  - congestion avoidance: then it grows by one segment per round trip;
- *  - on loss TCP asks ssthresh() where to go: half of cwnd;
+ *  - on loss TCP asks ssthresh() where to go: half of cwnd (RENO_BETA:
+ *    the share kept, in 1/1024; make demo's second version keeps 0.7);
  *  - if the loss turns out to be spurious, undo_cwnd() gives back what
  *    cwnd was before.
  *
@@ -18,6 +19,10 @@
 #include "tcp_ca.h"
 
 char _license[] SEC("license") = "GPL";
+
+#ifndef RENO_BETA
+#define RENO_BETA 512
+#endif
 
 /* Per connection, in icsk_ca_priv: cwnd when the last loss was seen. */
 struct reno_ca {
@@ -42,7 +47,7 @@ __u32 TCP_CA_OP(reno_ssthresh, struct sock *sk)
 
 	COUNT(ssthresh_calls);
 	ca->loss_cwnd = tp->snd_cwnd;
-	return max(tp->snd_cwnd >> 1, 2U);
+	return max((__u32)((__u64)tp->snd_cwnd * RENO_BETA >> 10), 2U);
 }
 
 void TCP_CA_OP(reno_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
@@ -92,7 +97,7 @@ __u32 TCP_CA_OP(reno_undo_cwnd, struct sock *sk)
 	return max(tp->snd_cwnd, ca->loss_cwnd);
 }
 
-SEC(".struct_ops")
+CC_SECTION
 struct tcp_congestion_ops reno = {
 	.init		= (void *)reno_init,
 	.ssthresh	= (void *)reno_ssthresh,

@@ -1,10 +1,19 @@
 # cwnd over time, each BPF CC against its native counterpart, from the CSVs
-# tools/demo-report writes. Run by tools/demo-guest: gnuplot -e "dir='DIR'"
+# tools/demo-report writes. Run by tools/demo-guest: gnuplot -e "dir='DIR'";
+# with roll=T set, the roll-out scene's flow instead, its link update at T s.
 set terminal pngcairo size 900,500 font ",11" noenhanced
 set xlabel "time (s)"
 set ylabel "cwnd (kB)"
 set key top right
 set grid
+if (exists("roll")) {
+	set output sprintf("%s/cwnd-roll.png", dir)
+	set title "bpf_reno v1 (1/2 of cwnd kept on a loss) replaced mid-flow by v2 (0.7), the flow moved"
+	set arrow from roll, graph 0 to roll, graph 1 nohead lw 2 dt 3
+	set label "link update + cc-move" at roll, graph 0.95 offset 0.5, 0
+	plot sprintf("%s/bpf_reno_roll.csv", dir) using 1:2 with lines lw 2 title "bpf_reno"
+	exit
+}
 do for [cc in "dctcp cubic reno"] {
 	set output sprintf("%s/cwnd-%s.png", dir, cc)
 	set title sprintf("%s: BPF (bpf_%s) against native, one flow through a shaped bottleneck", cc, cc)

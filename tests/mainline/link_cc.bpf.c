@@ -56,6 +56,23 @@ VERSION(3, ".struct_ops", "bpf_plain_cc");
 VERSION(4, ".struct_ops.link", "bpf_link_cc2");
 VERSION(5, ".struct_ops", "bpf_plain_cc");
 
+/* no undo_cwnd: TCP's validate refuses it when its map is filled in */
+SEC("struct_ops/bad_ssthresh")
+__u32 BPF_PROG(bad_ssthresh, struct sock *sk)
+{
+	return 2;
+}
+SEC("struct_ops/bad_cong_avoid")
+void BPF_PROG(bad_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
+{
+}
+SEC(".struct_ops.link")
+struct tcp_congestion_ops incomplete = {
+	.ssthresh	= (void *)bad_ssthresh,
+	.cong_avoid	= (void *)bad_cong_avoid,
+	.name		= "bpf_link_bad",
+};
+
 SEC("struct_ops/add")
 int BPF_PROG(add, int a, int b)
 {

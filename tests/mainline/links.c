@@ -203,6 +203,22 @@ static void create_refusals(void)
 	CHECK(!registered(NAME), "registered after the only link closed");
 }
 
+/*
+ * TCP's validate runs when a link map is filled in, before anything can
+ * register it: a CC without undo_cwnd is EINVAL there, as a plain map's
+ * registration is, and its name is never listed.
+ */
+static void incomplete_refused(void)
+{
+	struct bpf_link *link;
+
+	CHECK_OK(open_cc());
+	link = bpf_map__attach_struct_ops(map("incomplete"));
+	CHECK(!link && errno == EINVAL, "attach of a CC without undo_cwnd: errno %d", errno);
+	CHECK(!registered("bpf_link_bad"), "bpf_link_bad registered");
+	CHECK_ERRNO(bpf_link_create(fd_of("incomplete"), 0, BPF_STRUCT_OPS, NULL), EINVAL);
+}
+
 /* While a transfer runs on v1, the link moves to v2. */
 static void update_mid_transfer(struct xfer *x, int fd)
 {
@@ -487,7 +503,7 @@ static void default_follows_the_name(void)
 }
 
 TEST_MAIN(SUBTEST(attach_info_detach), SUBTEST(poll_hup), SUBTEST(last_close_unregisters),
-	  SUBTEST(pin_outlives_process_view), SUBTEST(create_refusals),
+	  SUBTEST(pin_outlives_process_view), SUBTEST(create_refusals), SUBTEST(incomplete_refused),
 	  SUBTEST(update_keeps_name_and_connections), SUBTEST(move_live_connection),
 	  SUBTEST(update_refusals), SUBTEST(update_keeps_allowed),
 	  SUBTEST(default_follows_the_name))

@@ -187,6 +187,17 @@ static void print_swap(int rep, const char *how, struct load *l,
 	       ns[n - 1] / 1e3);
 }
 
+/* The run is over: stop the load and, if every replacement went through, report it. */
+static void end_swap(struct load *l, int err, int rep, const char *how,
+		     unsigned long long *ns, int n)
+{
+	if (l->stop)
+		return;		/* the load never started */
+	stop_load(l);
+	if (!err)
+		print_swap(rep, how, l, ns, n);
+}
+
 /*
  * Upstream 6.1's way: a new version is a new map (a deleted one cannot be
  * registered again), loaded beforehand; the replacement is the delete of
@@ -225,11 +236,7 @@ static int by_delete_and_register(int rep, unsigned long long *ns, int n)
 			err = set_default(NAME_PLAIN);
 		usleep(20000);
 	}
-	if (!l.stop) {
-		stop_load(&l);
-		if (!err)
-			print_swap(rep, "delete_register", &l, ns, n);
-	}
+	end_swap(&l, err, rep, "delete_register", ns, n);
 	bpf_link__destroy(cur);
 	bpf_object__close(cur_obj);
 	return err;
@@ -256,11 +263,7 @@ static int by_link_update(int rep, unsigned long long *ns, int n)
 		ns[i] = now_ns() - t;
 		usleep(20000);
 	}
-	if (!l.stop) {
-		stop_load(&l);
-		if (!err)
-			print_swap(rep, "link_update", &l, ns, n);
-	}
+	end_swap(&l, err, rep, "link_update", ns, n);
 	bpf_link__destroy(link);
 	bpf_object__close(o);
 	return err;

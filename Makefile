@@ -22,7 +22,7 @@ help:
 	@echo "  make kernel          build the debug kernel (KASAN, kmemleak, lockdep)"
 	@echo "  make kernel-release  build the release kernel (benchmarks)"
 	@echo "  make check-prefixes  build every prefix of the series (slow)"
-	@echo "  make boot-loop [N=60] boot the debug kernel N times, fail on any splat"
+	@echo "  make boot-loop [N=60] [JOBS=1]  boot the debug kernel N times (JOBS at a time), fail on any splat"
 	@echo "  make checkpatch      checkpatch --strict on patches/"
 	@echo "  make check           sparse + W=1 on the files the series touches (new warnings fail)"
 	@echo "  make deps            install the Debian packages everything needs"
@@ -88,7 +88,7 @@ check-prefixes: tree
 	@tools/check-prefixes
 
 boot-loop: kernel
-	@tools/boot-loop $(or $(N),60)
+	@JOBS=$(or $(JOBS),1) tools/boot-loop $(or $(N),60)
 
 check: kernel
 	@tools/check-kernel

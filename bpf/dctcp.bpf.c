@@ -42,6 +42,7 @@ int fallback_err;
 __u64 init_calls, fallback_calls, ssthresh_calls, undo_cwnd_calls;
 __u64 cong_avoid_calls, in_ack_event_calls, cwnd_event_calls;
 __u64 set_state_calls, ce_changes, ce_acks_sent, alpha_updates;
+__u64 get_info_calls;
 
 /* For tests: the largest alpha seen and the last cut ssthresh() made. */
 __u32 max_alpha;
@@ -211,6 +212,37 @@ void TCP_CA_OP(dctcp_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 	tcp_reno_cong_avoid(sk, ack, acked);
 }
 
+/*
+ * What ss -ti and getsockopt(TCP_CC_INFO) show: the struct the kernel's
+ * DCTCP fills, so that ss prints dctcp:(ce_state:..,alpha:..,ab_ecn:..,
+ * ab_tot:..) for this one too. ab_ecn and ab_tot are the bytes marked and
+ * delivered since the current observation window began. ss asks for
+ * INET_DIAG_VEGASINFO (its request has bits for the first eight kinds of
+ * answer only), getsockopt(TCP_CC_INFO) for everything. The kernel
+ * zeroed *info, runs this without the socket lock, and copies out
+ * sizeof(info->dctcp) bytes under the attribute set here.
+ */
+__u64 TCP_CA_OP(dctcp_get_info, struct sock *sk, __u32 ext, int *attr,
+		union tcp_cc_info *info)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct dctcp_ca *ca = inet_csk_ca(sk);
+	__u32 mss = tp->mss_cache;
+
+	COUNT(get_info_calls);
+	if (!(ext & (1 << (INET_DIAG_DCTCPINFO - 1) |
+		     1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+
+	info->dctcp.dctcp_enabled = 1;
+	info->dctcp.dctcp_ce_state = ca->ce_state;
+	info->dctcp.dctcp_alpha = ca->alpha;
+	info->dctcp.dctcp_ab_ecn = mss * (tp->delivered_ce - ca->delivered_ce);
+	info->dctcp.dctcp_ab_tot = mss * (tp->delivered - ca->delivered);
+	*attr = INET_DIAG_DCTCPINFO;
+	return sizeof(info->dctcp);
+}
+
 CC_SECTION
 struct tcp_congestion_ops dctcp = {
 	.init		= (void *)dctcp_init,
@@ -220,6 +252,7 @@ struct tcp_congestion_ops dctcp = {
 	.cong_avoid	= (void *)dctcp_cong_avoid,
 	.undo_cwnd	= (void *)dctcp_undo_cwnd,
 	.set_state	= (void *)dctcp_set_state,
+	.get_info	= (void *)dctcp_get_info,
 	.flags		= TCP_CONG_NEEDS_ECN,
 	.name		= "bpf_dctcp",
 };

@@ -307,11 +307,6 @@ static int load_refused_member(void)
 	return load_ret(SOPS, vmlinux_member_index(SOPS, "refused"), "GPL");
 }
 
-static int load_tcp_get_info(void)
-{
-	return load_ret(TCA, tca_member("get_info"), "GPL");
-}
-
 static int load_not_gpl(void)
 {
 	return load_ret(SOPS, sops.add_idx, "Proprietary");
@@ -425,6 +420,165 @@ static int load_walked_sk_to_helper(void)
 	};
 
 	return load_walked_sk(call, ARRAY_LEN(call));
+}
+
+/*
+ * get_info(sk, ext, attr, info): the kernel zeroes *attr and *info and
+ * copies out only what the program answered, so it writes them and never
+ * reads them, answers with a layout of union tcp_cc_info, returns a size
+ * within the union, and does not store a kernel address where ss can read
+ * it. It runs without the socket lock: it may look at the socket, not
+ * change it or hand it to a helper or kfunc.
+ */
+#define GI_ARG(reg, n)	I_LDX(BPF_DW, reg, BPF_REG_1, 8 * (n))
+#define GI_SK		0
+#define GI_ATTR		2
+#define GI_INFO		3
+
+static int load_get_info(const struct bpf_insn *body, unsigned int n)
+{
+	struct bpf_insn insns[16];
+
+	memcpy(insns, body, n * sizeof(*body));
+	insns[n] = I_MOV64_IMM(BPF_REG_0, 0);
+	insns[n + 1] = I_EXIT();
+	return load(insns, n + 2, TCA, tca_member("get_info"), "GPL");
+}
+
+static int load_get_info_reads_info(void)
+{
+	static const struct bpf_insn body[] = {
+		GI_ARG(BPF_REG_2, GI_INFO),
+		I_LDX(BPF_W, BPF_REG_3, BPF_REG_2, 0),
+	};
+
+	return load_get_info(body, ARRAY_LEN(body));
+}
+
+static int load_get_info_writes_past_info(void)
+{
+	static const struct bpf_insn body[] = {
+		GI_ARG(BPF_REG_2, GI_INFO),
+		I_MOV64_IMM(BPF_REG_3, 0),
+		I_STX(BPF_W, BPF_REG_2, BPF_REG_3, 20),
+	};
+
+	return load_get_info(body, ARRAY_LEN(body));
+}
+
+static int load_get_info_reads_attr(void)
+{
+	static const struct bpf_insn body[] = {
+		GI_ARG(BPF_REG_2, GI_ATTR),
+		I_LDX(BPF_W, BPF_REG_3, BPF_REG_2, 0),
+	};
+
+	return load_get_info(body, ARRAY_LEN(body));
+}
+
+static int load_get_info_half_attr(void)
+{
+	static const struct bpf_insn body[] = {
+		GI_ARG(BPF_REG_2, GI_ATTR),
+		I_MOV64_IMM(BPF_REG_3, 9),
+		I_STX(BPF_H, BPF_REG_2, BPF_REG_3, 0),
+	};
+
+	return load_get_info(body, ARRAY_LEN(body));
+}
+
+/* INET_DIAG_CONG (4) is the name's attribute, no layout of the union */
+static int load_get_info_bad_attr(void)
+{
+	static const struct bpf_insn body[] = {
+		GI_ARG(BPF_REG_2, GI_ATTR),
+		I_MOV64_IMM(BPF_REG_3, 4),
+		I_STX(BPF_W, BPF_REG_2, BPF_REG_3, 0),
+	};
+
+	return load_get_info(body, ARRAY_LEN(body));
+}
+
+static int load_get_info_returns(int size)
+{
+	struct bpf_insn insns[] = { I_MOV64_IMM(BPF_REG_0, size), I_EXIT() };
+
+	return load(insns, ARRAY_LEN(insns), TCA, tca_member("get_info"), "GPL");
+}
+
+static int load_get_info_returns_past_info(void)
+{
+	return load_get_info_returns(21);
+}
+
+static int load_get_info_returns_negative(void)
+{
+	return load_get_info_returns(-1);
+}
+
+static int load_get_info_stores_pointer(void)
+{
+	static const struct bpf_insn body[] = {
+		GI_ARG(BPF_REG_2, GI_INFO),
+		GI_ARG(BPF_REG_3, GI_SK),
+		I_STX(BPF_DW, BPF_REG_2, BPF_REG_3, 0),
+	};
+
+	return load_get_info(body, ARRAY_LEN(body));
+}
+
+static int load_get_info_writes_sk(void)
+{
+	struct bpf_insn body[] = {
+		GI_ARG(BPF_REG_2, GI_SK),
+		I_MOV64_IMM(BPF_REG_3, 10),
+		I_STX(BPF_W, BPF_REG_2, BPF_REG_3, 0),	/* + snd_cwnd */
+	};
+	__u32 off, size;
+
+	if (vmlinux_field("tcp_sock", "snd_cwnd", &off, &size))
+		return -ENOENT;
+	body[2].off = off;
+	return load_get_info(body, ARRAY_LEN(body));
+}
+
+static int load_get_info_sends_ack(void)
+{
+	static const struct bpf_insn body[] = {
+		GI_ARG(BPF_REG_1, GI_SK),
+		I_MOV64_IMM(BPF_REG_2, 0),
+		I_CALL(BPF_FUNC_tcp_send_ack),
+	};
+
+	return load_get_info(body, ARRAY_LEN(body));
+}
+
+static int load_get_info_calls_kfunc(void)
+{
+	struct bpf_insn body[] = {
+		GI_ARG(BPF_REG_1, GI_SK),
+		I_MOV64_IMM(BPF_REG_2, 0),
+		I_MOV64_IMM(BPF_REG_3, 1),
+		{ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_KFUNC_CALL,
+		  .imm = btf__find_by_name_kind(vmlinux_btf(), "tcp_reno_cong_avoid",
+						BTF_KIND_FUNC) },
+	};
+
+	return load_get_info(body, ARRAY_LEN(body));
+}
+
+/* a get_info program loaded for cong_avoid(sk, ack, acked) */
+static int load_get_info_as_cong_avoid(void)
+{
+	static const struct bpf_insn insns[] = {
+		GI_ARG(BPF_REG_2, GI_INFO),
+		I_MOV64_IMM(BPF_REG_3, 1),
+		I_STX(BPF_H, BPF_REG_2, BPF_REG_3, 0),
+		I_MOV64_IMM(BPF_REG_0, 0),
+		I_EXIT(),
+	};
+
+	return load(insns, ARRAY_LEN(insns), TCA, tca_member("cong_avoid"), "GPL");
 }
 
 /*
@@ -917,8 +1071,30 @@ static const struct bad_input cases[] = {
 	  "attach to invalid member name(@idx 4) of struct " SOPS },
 	{ "load/refused_member", load_refused_member, EOPNOTSUPP,
 	  "attach to unsupported member refused of struct " SOPS },
-	{ "load/tcp_get_info", load_tcp_get_info, ENOTSUPP,
-	  "attach to unsupported member get_info of struct " TCA },
+	{ "load/get_info_reads_info", load_get_info_reads_info, EACCES,
+	  "get_info's info is write-only: it starts zeroed, and the kernel copies out what the program wrote" },
+	{ "load/get_info_writes_past_info", load_get_info_writes_past_info, EACCES,
+	  "write access at off 20 with size 4 to get_info's info of 20 bytes" },
+	{ "load/get_info_reads_attr", load_get_info_reads_attr, EACCES,
+	  "get_info's attr is write-only" },
+	{ "load/get_info_half_attr", load_get_info_half_attr, EACCES,
+	  "write access at off 0 with size 2 to get_info's attr of 4 bytes" },
+	{ "load/get_info_bad_attr", load_get_info_bad_attr, EINVAL,
+	  "get_info sets *attr to 4: it may be INET_DIAG_VEGASINFO (3), INET_DIAG_DCTCPINFO (9) or INET_DIAG_BBRINFO (16)" },
+	{ "load/get_info_returns_past_info", load_get_info_returns_past_info, EINVAL,
+	  "get_info returns 21 or more: past the 20 bytes of union tcp_cc_info" },
+	{ "load/get_info_returns_negative", load_get_info_returns_negative, EINVAL,
+	  "get_info returns -1: a size, never negative" },
+	{ "load/get_info_stores_pointer", load_get_info_stores_pointer, EACCES,
+	  "get_info stores a pointer into its info: a kernel address would reach user space" },
+	{ "load/get_info_writes_sk", load_get_info_writes_sk, EACCES,
+	  "R2 is untrusted ptr_tcp_sock: only read is supported" },
+	{ "load/get_info_sends_ack", load_get_info_sends_ack, EINVAL,
+	  "unknown func bpf_tcp_send_ack#116" },
+	{ "load/get_info_calls_kfunc", load_get_info_calls_kfunc, EINVAL,
+	  "arg#0 pointer type STRUCT sock must point to scalar, or struct with scalar" },
+	{ "load/get_info_as_cong_avoid", load_get_info_as_cong_avoid, EACCES,
+	  "func 'cong_avoid' doesn't have 5-th argument" },
 	{ "load/tcp_walked_sk_to_kfunc", load_walked_sk_to_kfunc, EINVAL,
 	  "arg#0 pointer type STRUCT sock must point to scalar, or struct with scalar" },
 	{ "load/tcp_walked_sk_to_helper", load_walked_sk_to_helper, EACCES,

@@ -3,7 +3,9 @@
  * A seeded fuzzer of the struct_ops syscall surface: map create, prog
  * load, update, lookup, delete, get_next_key, freeze, close and reopen,
  * test_run, struct_ops link create, update and detach,
- * setsockopt(TCP_CONGESTION) and the test target's debugfs commands, with
+ * setsockopt(TCP_CONGESTION), getsockopt(TCP_CC_INFO) (a congestion
+ * control's get_info answer, at most the union's 20 bytes and never past
+ * the buffer) and the test target's debugfs commands, with
  * random and mutated arguments, on tcp_congestion_ops,
  * bpf_struct_ops_test and bpf_dummy_ops.
  *
@@ -57,7 +59,8 @@
 enum op {
 	OP_MAP_CREATE, OP_PROG_LOAD, OP_UPDATE, OP_LOOKUP, OP_DELETE, OP_NEXT_KEY,
 	OP_FREEZE, OP_CLOSE, OP_REOPEN, OP_INFO, OP_SOPS_CMD, OP_SOCK_CC, OP_SOCK_PING,
-	OP_SOCK_RENEW, OP_TEST_RUN, OP_LINK_CREATE, OP_LINK_UPDATE, OP_LINK_DETACH, OP_N
+	OP_SOCK_RENEW, OP_TEST_RUN, OP_LINK_CREATE, OP_LINK_UPDATE, OP_LINK_DETACH,
+	OP_SOCK_INFO, OP_N
 };
 
 static const struct { const char *name; unsigned int weight; } ops[OP_N] = {
@@ -70,6 +73,7 @@ static const struct { const char *name; unsigned int weight; } ops[OP_N] = {
 	[OP_SOCK_PING] = { "sock_ping", 4 },	[OP_SOCK_RENEW] = { "sock_renew", 1 },
 	[OP_TEST_RUN] = { "prog_test_run", 6 },	[OP_LINK_CREATE] = { "link_create", 5 },
 	[OP_LINK_UPDATE] = { "link_update", 4 },	[OP_LINK_DETACH] = { "link_detach", 3 },
+	[OP_SOCK_INFO] = { "getsockopt_cc_info", 4 },
 };
 
 /* The three struct_ops types, from vmlinux BTF. */
@@ -443,6 +447,27 @@ static unsigned int make_insns(struct bpf_insn *in, const struct stype *t)
 	return n;
 }
 
+/*
+ * get_info(sk, ext, attr, info)'s shape: a word into info and an attribute
+ * into attr, mostly ones the kernel takes, and a size to return.
+ */
+static unsigned int make_get_info_insns(struct bpf_insn *in)
+{
+	static const int attrs[] = { 3, 9, 16 };	/* VEGAS, DCTCP, BBR */
+	unsigned int n = 0;
+
+	in[n++] = I_LDX(BPF_DW, BPF_REG_2, BPF_REG_1, 24);
+	in[n++] = I_LDX(BPF_DW, BPF_REG_3, BPF_REG_1, 16);
+	in[n++] = I_MOV64_IMM(BPF_REG_4, (int)rnd(1u << 31));
+	in[n++] = I_STX(one_in(2) ? BPF_W : BPF_H, BPF_REG_2, BPF_REG_4,
+			rnd(4) ? rnd(17) & ~1u : rnd(64));
+	in[n++] = I_MOV64_IMM(BPF_REG_5, rnd(4) ? attrs[rnd(3)] : (int)rnd(64) - 8);
+	in[n++] = I_STX(BPF_W, BPF_REG_3, BPF_REG_5, 0);
+	in[n++] = I_MOV64_IMM(BPF_REG_0, rnd(4) ? (int)rnd(21) : (int)rnd(64) - 16);
+	in[n++] = I_EXIT();
+	return n;
+}
+
 /* A function pointer member mostly, now and then any member. */
 static __u32 func_member(const struct stype *t)
 {
@@ -470,8 +495,15 @@ static void op_prog_load(void)
 		       one_in(2) ? (__u32)t->nmembers + rnd(4) : one_in(2) ? ~0u : 1u << 31;
 	const char *license = one_in(8) ? "Proprietary" : "GPL";
 	struct bpf_insn insns[8];
-	unsigned int n = make_insns(insns, t);
+	unsigned int n;
 	struct ent *e;
+
+	if (t == &types[T_TCA] && one_in(4)) {
+		member = vmlinux_member_index(t->name, "get_info");
+		n = make_get_info_insns(insns);
+	} else {
+		n = make_insns(insns, t);
+	}
 
 	note("%s type %u attach %u (%s %d) member %u insns %u %s", ops[OP_PROG_LOAD].name,
 	     type, attach, t->name, t->type_id, member, n, license);
@@ -875,6 +907,31 @@ static void op_sock_ping(void)
 		;
 }
 
+/*
+ * get_info's answer: what the kernel copied, at most the union's 20
+ * bytes and what was asked for, and not a byte past it.
+ */
+static void op_sock_info(void)
+{
+	unsigned char buf[64];
+	int s = rnd(NSOCK);
+	socklen_t asked = rnd(4) ? rnd(sizeof(buf) / 2) : rnd(sizeof(buf)), len = asked;
+	unsigned int i;
+
+	note("%s sock %d len %u", ops[OP_SOCK_INFO].name, s, asked);
+	memset(buf, 0xa5, sizeof(buf));
+	if (result(OP_SOCK_INFO, getsockopt(fz.socks[s], IPPROTO_TCP, TCP_CC_INFO, buf, &len)))
+		return;
+	if (len > asked || len > 20)
+		violation("TCP_CC_INFO answered %u bytes to %u asked", len, asked);
+	for (i = len; i < sizeof(buf); i++) {
+		if (buf[i] != 0xa5) {
+			violation("TCP_CC_INFO wrote byte %u past its %u", i, len);
+			break;
+		}
+	}
+}
+
 static void op_sock_renew(void)
 {
 	int p = rnd(NSOCK / 2) * 2;
@@ -1069,7 +1126,7 @@ static void (*const op_fns[OP_N])(void) = {
 	[OP_SOCK_CC] = op_sock_cc, [OP_SOCK_PING] = op_sock_ping,
 	[OP_SOCK_RENEW] = op_sock_renew, [OP_TEST_RUN] = op_test_run,
 	[OP_LINK_CREATE] = op_link_create, [OP_LINK_UPDATE] = op_link_update,
-	[OP_LINK_DETACH] = op_link_detach,
+	[OP_LINK_DETACH] = op_link_detach, [OP_SOCK_INFO] = op_sock_info,
 };
 
 static enum op choose_op(void)

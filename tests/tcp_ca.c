@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 
 #include "lib/test.h"
+#include "lib/bottleneck.h"
 #include "lib/cc.h"
 #include "lib/net.h"
 #include "lib/sys.h"
@@ -237,78 +238,12 @@ static void dctcp_fallback_chain_is_busy(void)
 	cc_close(&cc);
 }
 
-/* Two namespaces over veth, the sender's side shaped and marking CE. */
-static const char * const bottleneck_setup[] = {
-	"ip netns add so_snd",
-	"ip netns add so_rcv",
-	"ip link add veth_snd netns so_snd type veth peer name veth_rcv netns so_rcv",
-	"ip -n so_snd addr add 10.77.0.1/24 dev veth_snd",
-	"ip -n so_rcv addr add 10.77.0.2/24 dev veth_rcv",
-	"ip -n so_snd link set veth_snd up gso_max_size 1500",
-	"ip -n so_rcv link set veth_rcv up gso_max_size 1500",
-	"ip -n so_snd link set lo up",
-	"ip -n so_rcv link set lo up",
-	"tc -n so_snd qdisc add dev veth_snd root handle 1: htb default 1",
-	"tc -n so_snd class add dev veth_snd parent 1: classid 1:1 htb rate 10mbit",
-	/* DCTCP-style step marking: CE on every packet queued over 1 ms */
-	"tc -n so_snd qdisc add dev veth_snd parent 1:1 handle 10: fq_codel ecn "
-	"ce_threshold 1ms",
-	"tc -n so_rcv qdisc add dev veth_rcv root netem delay 2ms",
-	NULL,
-};
-
-static void bottleneck_teardown(void)
-{
-	if (system("ip netns del so_snd 2>/dev/null; ip netns del so_rcv 2>/dev/null"))
-		return;
-}
-
-static int bottleneck_up(int *snd, int *rcv)
-{
-	static bool registered;
-	int i;
-
-	if (!registered)
-		registered = !atexit(bottleneck_teardown);
-	bottleneck_teardown();
-	for (i = 0; bottleneck_setup[i]; i++) {
-		if (system(bottleneck_setup[i])) {
-			fprintf(stderr, "failed: %s\n", bottleneck_setup[i]);
-			return -1;
-		}
-	}
-	*snd = open("/run/netns/so_snd", O_RDONLY);
-	*rcv = open("/run/netns/so_rcv", O_RDONLY);
-	return *snd >= 0 && *rcv >= 0 ? 0 : -1;
-}
-
 static char tc_stats[2048];
-
-/* Packets the bottleneck marked CE so far; its statistics in tc_stats. */
-static long ce_marked(void)
-{
-	char line[512];
-	long marked = -1;
-	const char *p;
-	FILE *f;
-
-	tc_stats[0] = '\0';
-	f = popen("tc -n so_snd -s qdisc show dev veth_snd", "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		strncat(tc_stats, line, sizeof(tc_stats) - strlen(tc_stats) - 1);
-		if ((p = strstr(line, "ce_mark ")))
-			marked = atol(p + 8);
-	}
-	pclose(f);
-	return marked;
-}
 
 static void ecn_bottleneck_dctcp(void)
 {
 	struct xfer x = { .family = AF_INET, .bytes = 4 * MB, .cc = "bpf_dctcp",
-			  .addr = "10.77.0.2" };
+			  .addr = BOTTLENECK_RCV };
 	__u32 zero = 0, alpha, cwnd, ssthresh, want;
 	struct bpf_cc cc;
 	long marked;
@@ -319,7 +254,7 @@ static void ecn_bottleneck_dctcp(void)
 	CHECK_OK(cc_write(&cc, "alpha_on_init", &zero, sizeof(zero)));
 	CHECK_OK(cc_attach(&cc));
 	run_xfer(&x);
-	marked = ce_marked();
+	marked = bottleneck_ce_marked(tc_stats, sizeof(tc_stats));
 	bottleneck_teardown();
 	CHECK(!x.err, "%s: %s", x.failed, strerror(x.err));
 	CHECK_EQ(x.received, x.bytes);
@@ -349,7 +284,7 @@ static void ecn_bottleneck_dctcp(void)
 static void ecn_bottleneck_fallback(void)
 {
 	struct xfer x = { .family = AF_INET, .bytes = 1 * MB, .cc = "bpf_dctcp",
-			  .server_cc_set = "cubic", .addr = "10.77.0.2" };
+			  .server_cc_set = "cubic", .addr = BOTTLENECK_RCV };
 	struct bpf_cc cc;
 
 	CHECK_OK(bottleneck_up(&x.client_ns, &x.server_ns));
@@ -367,7 +302,7 @@ static void ecn_bottleneck_fallback(void)
 /* A route's congctl picks the BPF CC for connections over that route. */
 static void route_congctl(void)
 {
-	struct xfer x = { .family = AF_INET, .bytes = 1 * MB, .addr = "10.77.0.2" };
+	struct xfer x = { .family = AF_INET, .bytes = 1 * MB, .addr = BOTTLENECK_RCV };
 	struct bpf_cc cc;
 
 	CHECK_OK(bottleneck_up(&x.client_ns, &x.server_ns));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What a BPF congestion control may not do, and the exact error for each:
- * writes outside the congestion state, get_info, a non-GPL license,
+ * writes outside the congestion state, a non-GPL license,
  * sockopt helpers from release(); at registration, a missing mandatory op,
  * unknown flags, a bad or taken name. A refused registration leaves the
  * map INIT and usable. And programs written for upstream 6.1's selftests
@@ -17,8 +17,6 @@
 #include "lib/net.h"
 #include "lib/rawcc.h"
 #include "lib/sys.h"
-
-#define ENOTSUPP 524
 
 static char log_buf[65536];
 
@@ -120,13 +118,18 @@ static void writes_through_pointers_refused(void)
 	CHECK(strstr(log_buf, "only read is supported\n"), "log:\n%s", log_buf);
 }
 
-static void get_info_refused(void)
+/*
+ * get_info is the one member upstream 6.1 refuses (ENOTSUPP) that this
+ * series lets a program implement: what it may do is in bad_input's
+ * get_info cases and in cc_info.
+ */
+static void get_info_loads(void)
 {
-	CHECK_ERRNO(load_trivial_prog(BPF_PROG_TYPE_STRUCT_OPS, vmlinux_struct_id(TCA),
-				      tca_member("get_info"), "GPL", 0, log_buf,
-				      sizeof(log_buf)), ENOTSUPP);
-	CHECK(strstr(log_buf, "attach to unsupported member get_info of struct tcp_congestion_ops"),
-	      "log:\n%s", log_buf);
+	int fd = load_trivial_prog(BPF_PROG_TYPE_STRUCT_OPS, vmlinux_struct_id(TCA),
+				   tca_member("get_info"), "GPL", 0, log_buf, sizeof(log_buf));
+
+	CHECK(fd >= 0, "errno %d; log:\n%s", errno, log_buf);
+	close(fd);
 }
 
 static void license_must_be_gpl(void)
@@ -311,9 +314,12 @@ static void upstream_refusals(void)
 
 	/* release() calling bpf_setsockopt() */
 	CHECK_EQ(cc_open(&cc, "upstream_bpf_dctcp_release", "bpf_dctcp"), -EINVAL);
-	/* get_info() */
-	CHECK_EQ(cc_open(&cc, "upstream_tcp_ca_unsupp_cong_op", "bpf_unsupp_ops"),
-		 -ENOTSUPP);
+	/* get_info() alone: it loads here (upstream 6.1: ENOTSUPP), and the
+	 * mandatory ops it lacks keep it from registering
+	 */
+	CHECK_OK(cc_open(&cc, "upstream_tcp_ca_unsupp_cong_op", "bpf_unsupp_op"));
+	CHECK_EQ(cc_attach(&cc), -EINVAL);
+	cc_close(&cc);
 	/* load, but lack mandatory ops */
 	CHECK_OK(cc_open(&cc, "upstream_tcp_ca_incompl_cong_ops", "bpf_incompl_ops"));
 	CHECK_EQ(cc_attach(&cc), -EINVAL);
@@ -325,7 +331,7 @@ static void upstream_refusals(void)
 }
 
 TEST_MAIN(SUBTEST(writes_to_congestion_state), SUBTEST(writes_elsewhere_refused),
-	  SUBTEST(writes_through_pointers_refused), SUBTEST(get_info_refused),
+	  SUBTEST(writes_through_pointers_refused), SUBTEST(get_info_loads),
 	  SUBTEST(license_must_be_gpl), SUBTEST(sockopt_not_from_release),
 	  SUBTEST(send_ack_takes_the_socket), SUBTEST(registration_refusals),
 	  SUBTEST(registration_variants), SUBTEST(upstream_ccs_carry_traffic),

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/socket.h>
@@ -32,4 +34,43 @@ int try_select_cc(const char *cc)
 		err = EPROTO;
 	close(fd);
 	return err;
+}
+
+int tcp_pair_open(struct tcp_pair *p, const char *cc)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int lfd, err;
+
+	p->server = -1;
+	p->client = tcp_socket_cc(cc);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (p->client < 0 || lfd < 0 || bind(lfd, (void *)&a, sizeof(a)) ||
+	    listen(lfd, 1) || getsockname(lfd, (void *)&a, &len) ||
+	    connect(p->client, (void *)&a, sizeof(a)))
+		goto fail;
+	p->server = accept(lfd, NULL, NULL);
+	len = sizeof(a);
+	if (p->server < 0 || getsockname(p->client, (void *)&a, &len))
+		goto fail;
+	p->port = ntohs(a.sin_port);
+	close(lfd);
+	return 0;
+fail:
+	err = errno;
+	if (lfd >= 0)
+		close(lfd);
+	tcp_pair_close(p);
+	errno = err;
+	return -1;
+}
+
+void tcp_pair_close(struct tcp_pair *p)
+{
+	if (p->client >= 0)
+		close(p->client);
+	if (p->server >= 0)
+		close(p->server);
+	p->client = p->server = -1;
 }

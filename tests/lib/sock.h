@@ -11,4 +11,14 @@ int tcp_socket_cc(const char *cc);
  */
 int try_select_cc(const char *cc);
 
+/* A connected IPv4 loopback pair, the client on congestion control cc. */
+struct tcp_pair {
+	int client, server;
+	unsigned short port;	/* the client's */
+};
+
+/* 0, or -1 with errno and nothing left open. */
+int tcp_pair_open(struct tcp_pair *p, const char *cc);
+void tcp_pair_close(struct tcp_pair *p);
+
 #endif

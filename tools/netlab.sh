@@ -79,8 +79,9 @@ netlab_ce_marks() {
 
 # netlab_transfer CC SECONDS JSON: iperf3 from sender to receiver on CC
 # through a fresh queue for it, 0.1 s intervals, its JSON to JSON (the
-# receiver's own intervals in .server_output_json) and the
-# CE marks it caused to JSON's .ce. Both namespaces' default is set rather than 'iperf3 -C': DCTCP's
+# receiver's own intervals in .server_output_json), the
+# CE marks it caused to JSON's .ce and, half-way, what 'ss -ti' shows of
+# the sender's connections to JSON's .ss. Both namespaces' default is set rather than 'iperf3 -C': DCTCP's
 # SYN asks for ECN, and only a listener running an ECN CC grants it (RFC
 # 3168), so the server side must be on the CC before the connection exists.
 # A namespace other than the first may only default to an allowed CC.
@@ -94,6 +95,9 @@ netlab_transfer() {
 	done
 	ip netns exec $netlab_rcv iperf3 -s -1 -J -B $netlab_rcv_ip >/dev/null 2>&1 &
 	sleep 1
+	{ sleep "$((secs / 2 + 1))"
+	  ip netns exec $netlab_snd ss -tiH state established dst $netlab_rcv_ip >"${json%.json}.ss"
+	} &
 	if ! ip netns exec $netlab_snd iperf3 -c $netlab_rcv_ip -t "$secs" -i 0.1 -J --get-server-output >"$json"; then
 		wait
 		netlab_err "iperf3 over $cc failed: see $json"

@@ -80,7 +80,14 @@ int bench_usage(const char *usage)
 	return 2;
 }
 
-int register_examples(struct bpf_cc *ccs, char **names, int n)
+static void close_examples(struct bpf_cc *ccs, int n)
+{
+	while (n--)
+		cc_close(&ccs[n]);
+}
+
+/* Register the "bpf_X" names of names into ccs: how many, or -1. */
+static int register_examples(struct bpf_cc *ccs, char **names, int n)
 {
 	int i, nbpf = 0, err;
 
@@ -101,8 +108,41 @@ int register_examples(struct bpf_cc *ccs, char **names, int n)
 	return nbpf;
 }
 
-void close_examples(struct bpf_cc *ccs, int n)
+/* The registered example named cc, NULL for a native CC. */
+static struct bpf_cc *example_of(struct bpf_cc *ccs, int n, const char *cc)
 {
 	while (n--)
-		cc_close(&ccs[n]);
+		if (!strcmp(ccs[n].name, cc))
+			return &ccs[n];
+	return NULL;
+}
+
+/* The i-th of n runs in repeat r: forwards in even repeats, backwards in
+ * odd ones.
+ */
+static int interleaved(int r, int i, int n)
+{
+	return r % 2 ? n - 1 - i : i;
+}
+
+int bench_each_cc(const struct bench_runs *runs, char **names, int n)
+{
+	struct bpf_cc ccs[BENCH_MAX_CC];
+	int nbpf, r, i, err = 0;
+
+	if (n < 1 || n > BENCH_MAX_CC)
+		return bench_fail("%d CCs to run: 1 to %d, please", n, BENCH_MAX_CC);
+	nbpf = register_examples(ccs, names, n);
+	if (nbpf < 0)
+		return 1;
+	if (runs->warm_up)
+		err = runs->one(-1, names[0], example_of(ccs, nbpf, names[0]), runs->arg);
+	for (r = 0; r < runs->repeats && !err; r++)
+		for (i = 0; i < n && !err; i++) {
+			const char *cc = names[interleaved(r, i, n)];
+
+			err = runs->one(r, cc, example_of(ccs, nbpf, cc), runs->arg);
+		}
+	close_examples(ccs, nbpf);
+	return err ? 1 : 0;
 }

@@ -21,10 +21,10 @@
 #include "lib/net.h"
 #include "bench.h"
 
-#define MAX_CC 8
-
-static int transfer(int repeat, const char *cc, size_t bytes, struct bpf_cc *bpf)
+/* One transfer of arg's bytes. */
+static int transfer(int repeat, const char *cc, struct bpf_cc *bpf, void *arg)
 {
+	size_t bytes = *(size_t *)arg;
 	struct xfer x = {
 		.family = AF_INET, .cc = cc, .bytes = bytes,
 		.timeout_s = 60, .unchecked = true,
@@ -48,39 +48,18 @@ static int transfer(int repeat, const char *cc, size_t bytes, struct bpf_cc *bpf
 	return 0;
 }
 
-/* The registered example named cc, NULL for a native CC. */
-static struct bpf_cc *bpf_of(struct bpf_cc *ccs, int n, const char *cc)
-{
-	while (n--)
-		if (!strcmp(ccs[n].name, cc))
-			return &ccs[n];
-	return NULL;
-}
-
 int main(int argc, char **argv)
 {
-	struct bpf_cc ccs[MAX_CC];
-	int repeats = 5, mbytes = 256, n, i, r, opt, nbpf, err = 0;
+	size_t bytes = 256 << 20;
+	struct bench_runs runs = { .repeats = 5, .one = transfer, .arg = &bytes };
+	int opt;
 
 	while ((opt = getopt(argc, argv, "r:m:")) != -1) {
 		switch (opt) {
-		case 'r': repeats = atoi(optarg); break;
-		case 'm': mbytes = atoi(optarg); break;
+		case 'r': runs.repeats = atoi(optarg); break;
+		case 'm': bytes = (size_t)atoi(optarg) << 20; break;
 		default: return bench_usage("bulk [-r REPEATS] [-m MBYTES] CC...");
 		}
 	}
-	n = argc - optind;
-	if (n < 1 || n > MAX_CC)
-		return bench_usage("bulk [-r REPEATS] [-m MBYTES] CC... (1 to 8)");
-	nbpf = register_examples(ccs, argv + optind, n);
-	if (nbpf < 0)
-		return 1;
-	for (r = 0; r < repeats && !err; r++)
-		for (i = 0; i < n && !err; i++) {
-			const char *cc = argv[optind + interleaved(r, i, n)];
-
-			err = transfer(r, cc, (size_t)mbytes << 20, bpf_of(ccs, nbpf, cc));
-		}
-	close_examples(ccs, nbpf);
-	return err;
+	return bench_each_cc(&runs, argv + optind, argc - optind);
 }

@@ -26,10 +26,10 @@
 #include "lib/sock.h"
 #include "bench.h"
 
-#define MAX_CC 8
-
-static int time_answers(int repeat, const char *cc, int calls)
+/* arg's number of answers in a row, on a new connection. */
+static int time_answers(int repeat, const char *cc, struct bpf_cc *bpf, void *arg)
 {
+	int calls = *(int *)arg;
 	union tcp_cc_info info;
 	unsigned long long t0, t1;
 	struct tcp_pair p;
@@ -54,25 +54,17 @@ static int time_answers(int repeat, const char *cc, int calls)
 
 int main(int argc, char **argv)
 {
-	struct bpf_cc ccs[MAX_CC];
-	int repeats = 5, calls = 100000, n, i, r, opt, nbpf, err = 0;
+	int calls = 100000, opt;
+	struct bench_runs runs = { .repeats = 5, .one = time_answers, .arg = &calls };
 
 	while ((opt = getopt(argc, argv, "r:n:")) != -1) {
 		switch (opt) {
-		case 'r': repeats = atoi(optarg); break;
+		case 'r': runs.repeats = atoi(optarg); break;
 		case 'n': calls = atoi(optarg); break;
 		default: return bench_usage("info [-r REPEATS] [-n CALLS] CC...");
 		}
 	}
-	n = argc - optind;
-	if (n < 1 || n > MAX_CC || calls < 1)
-		return bench_usage("info [-r REPEATS] [-n CALLS] CC... (1 to 8)");
-	nbpf = register_examples(ccs, argv + optind, n);
-	if (nbpf < 0)
-		return 1;
-	for (r = 0; r < repeats && !err; r++)
-		for (i = 0; i < n && !err; i++)
-			err = time_answers(r, argv[optind + interleaved(r, i, n)], calls);
-	close_examples(ccs, nbpf);
-	return err;
+	if (calls < 1)
+		return bench_usage("info [-r REPEATS] [-n CALLS >= 1] CC...");
+	return bench_each_cc(&runs, argv + optind, argc - optind);
 }

@@ -120,8 +120,10 @@ static int exchange(int client, int server)
 	       read_full(client, buf, sizeof(buf));
 }
 
-static int many_conns(int repeat, const char *cc, int n)
+/* arg's number of connections at once. */
+static int many_conns(int repeat, const char *cc, struct bpf_cc *bpf, void *arg)
 {
+	int n = *(int *)arg;
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	unsigned long long t0, t1, t2, t3;
 	int *fds = calloc(2 * n, sizeof(int)), lfd, i, err = 0;
@@ -167,36 +169,27 @@ static int many_conns(int repeat, const char *cc, int n)
 int main(int argc, char **argv)
 {
 	const char *usage = "scale ccs [-n N] | scale conns [-n N] [-r REPEATS] CC...";
-	int n = 0, repeats = 1, i, r, opt, err, nbpf, ncc, first;
-	struct bpf_cc ccs[8];
+	struct bench_runs runs = { .repeats = 1, .warm_up = true, .one = many_conns };
 	struct rlimit rl;
+	int n = 0, opt;
 
 	if (argc < 2)
 		return bench_usage(usage);
 	while ((opt = getopt(argc - 1, argv + 1, "n:r:")) != -1) {
 		switch (opt) {
 		case 'n': n = atoi(optarg); break;
-		case 'r': repeats = atoi(optarg); break;
+		case 'r': runs.repeats = atoi(optarg); break;
 		default: return bench_usage(usage);
 		}
 	}
 	if (!strcmp(argv[1], "ccs"))
 		return many_ccs(n ?: 1000);
-	if (strcmp(argv[1], "conns") || optind + 1 >= argc || argc - optind - 1 > 8)
+	if (strcmp(argv[1], "conns"))
 		return bench_usage(usage);
 	n = n ?: 10000;
 	rl.rlim_cur = rl.rlim_max = 2 * n + 64;
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		return bench_fail("RLIMIT_NOFILE %d: %s", 2 * n + 64, strerror(errno));
-	first = optind + 1;
-	ncc = argc - first;
-	nbpf = register_examples(ccs, argv + first, ncc);
-	if (nbpf < 0)
-		return 1;
-	err = many_conns(-1, argv[first], n);
-	for (r = 0; r < repeats && !err; r++)
-		for (i = 0; i < ncc && !err; i++)
-			err = many_conns(r, argv[first + interleaved(r, i, ncc)], n);
-	close_examples(ccs, nbpf);
-	return err;
+	runs.arg = &n;
+	return bench_each_cc(&runs, argv + optind + 1, argc - optind - 1);
 }

@@ -20,15 +20,18 @@ ccache_env() {
 # dependencies are missing, and a silently missing KASAN is a blind test run.
 # tools/check-prefixes builds early prefixes of the series with fragments
 # that name options later patches add (CONFIG_BPF_STRUCT_OPS_TEST): there,
-# and only there, an option no Kconfig file of the tree defines may be absent.
+# and only there, an option no Kconfig file of the tree being built defines
+# may be absent.
+# not_yet_in_tree <tree> <CONFIG_X>
 not_yet_in_tree() {
 	[ -n "${PREFIX_CHECK:-}" ] &&
-		! grep -rqsx --include='Kconfig*' "config ${1#CONFIG_}" "$top/build/linux"
+		! grep -rqsx --include='Kconfig*' "config ${2#CONFIG_}" "$1"
 }
 
+# check_config <tree> <.config> <fragment>...
 check_config() {
-	local cfg=$1 frag line sym val got bad=0
-	shift
+	local tree=$1 cfg=$2 frag line sym val got bad=0
+	shift 2
 	for frag in "$@"; do
 		while IFS= read -r line; do
 			case $line in
@@ -37,7 +40,7 @@ check_config() {
 			*) continue ;;
 			esac
 			got=$(grep -E "^$sym=|^# $sym is not set" "$cfg" | head -n1 || true)
-			[ -z "$got" ] && not_yet_in_tree "$sym" && continue
+			[ -z "$got" ] && not_yet_in_tree "$tree" "$sym" && continue
 			case $got in
 			"$sym=$val") ;;
 			"# $sym is not set"|"") [ "$val" = n ] || { echo "  $sym: wanted $val, got ${got:-absent}" >&2; bad=1; } ;;

@@ -30,6 +30,7 @@
 static int time_answers(int repeat, const char *cc, struct bpf_cc *bpf, void *arg)
 {
 	int calls = *(int *)arg;
+	char runs_on[16];	/* TCP_CA_NAME_MAX */
 	union tcp_cc_info info;
 	unsigned long long t0, t1;
 	struct tcp_pair p;
@@ -38,6 +39,11 @@ static int time_answers(int repeat, const char *cc, struct bpf_cc *bpf, void *ar
 
 	if (tcp_pair_open(&p, cc))
 		return bench_fail("a connection on %s: %s", cc, strerror(errno));
+	/* a CC that fell back (bpf_dctcp without ECN) would time another's */
+	if (socket_cc(p.client, runs_on, sizeof(runs_on)) || strcmp(runs_on, cc)) {
+		tcp_pair_close(&p);
+		return bench_fail("the connection on %s runs %s", cc, runs_on);
+	}
 	t0 = now_ns();
 	for (i = 0; i < calls; i++) {
 		len = sizeof(info);

@@ -45,7 +45,10 @@ int tcp_pair_open(struct tcp_pair *p, const char *cc)
 
 	p->server = -1;
 	p->client = tcp_socket_cc(cc);
-	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	/* both ends on cc: a CC that needs ECN gets it only from a listener
+	 * on an ECN CC, and bpf_dctcp would fall back to cubic without it
+	 */
+	lfd = tcp_socket_cc(cc);
 	if (p->client < 0 || lfd < 0 || bind(lfd, (void *)&a, sizeof(a)) ||
 	    listen(lfd, 1) || getsockname(lfd, (void *)&a, &len) ||
 	    connect(p->client, (void *)&a, sizeof(a)))

@@ -11,7 +11,7 @@ int tcp_socket_cc(const char *cc);
  */
 int try_select_cc(const char *cc);
 
-/* A connected IPv4 loopback pair, the client on congestion control cc. */
+/* A connected IPv4 loopback pair, both ends on congestion control cc. */
 struct tcp_pair {
 	int client, server;
 	unsigned short port;	/* the client's */

@@ -5,6 +5,7 @@ SHELL := /bin/bash
 
 DEBUG_VMLINUX := build/out-debug/vmlinux
 RELEASE_VMLINUX := build/out-release/vmlinux
+ANCHOR_BZIMAGE := build/anchor/out-release/arch/x86/boot/bzImage
 DEMO := build/demo
 DEMO_OBJS := $(patsubst %,$(CURDIR)/$(DEMO)/obj/%.bpf.o,dctcp cubic reno stall reno_link reno_v2_link) \
 	     $(CURDIR)/$(DEMO)/obj/demo-roll cc-tools
@@ -21,6 +22,7 @@ help:
 	@echo "  make export          export build/linux's commits base..HEAD to patches/"
 	@echo "  make kernel          build the debug kernel (KASAN, kmemleak, lockdep)"
 	@echo "  make kernel-release  build the release kernel (benchmarks)"
+	@echo "  make kernel-anchor   build the anchor: the tree without the series, upstream 6.1 (benchmarks)"
 	@echo "  make check-prefixes  build every prefix of the series (slow)"
 	@echo "  make boot-loop [N=60] [JOBS=1]  boot the debug kernel N times (JOBS at a time), fail on any splat"
 	@echo "  make checkpatch      checkpatch --strict on patches/"
@@ -49,6 +51,9 @@ kernel: tree
 kernel-release: tree
 	@tools/build-kernel release
 
+kernel-anchor: tree
+	@tools/build-anchor
+
 tests: kernel clients
 	@echo "==> tests: building guest test programs"
 	@$(MAKE) -s -C tests VMLINUX=$(CURDIR)/$(DEBUG_VMLINUX)
@@ -68,15 +73,19 @@ demo: kernel-release clients
 BENCH_RAW := build/bench/raw
 BENCH_MD := bench/results/$(shell date +%F)$(if $(filter 1,$(QUICK)),-quick).md
 
-bench: kernel-release clients
+bench: kernel-release kernel-anchor clients
 	@echo "==> bench: building the benchmarks and BPF objects against the release kernel"
 	@$(MAKE) -s -C bench VMLINUX=$(CURDIR)/$(RELEASE_VMLINUX)
 	@rm -rf $(BENCH_RAW)
 	@echo "==> bench: booting the release kernel in QEMU, instruction-counted ($(if $(filter 1,$(QUICK)),about 5,about 20) minutes)"
-	@mkdir -p $(BENCH_RAW)
+	@mkdir -p $(BENCH_RAW)/anchor
 	@tools/vm --release --icount --timeout 3600 --out $(BENCH_RAW) -- \
 		env QUICK=$(QUICK) bench/run-guest build/bench/bin $(BENCH_RAW) || \
 		{ echo "error: a benchmark failed in the guest (above); its raw output is in $(BENCH_RAW)"; exit 1; }
+	@echo "==> bench: booting the anchor, upstream 6.1, for the same workloads ($(if $(filter 1,$(QUICK)),about 3,about 10) minutes)"
+	@tools/vm --kernel $(ANCHOR_BZIMAGE) --icount --timeout 3600 --out $(BENCH_RAW)/anchor -- \
+		env QUICK=$(QUICK) ANCHOR=1 bench/run-guest build/bench/bin $(BENCH_RAW)/anchor || \
+		{ echo "error: a benchmark failed on the anchor (above); its raw output is in $(BENCH_RAW)/anchor"; exit 1; }
 	@echo "==> bench: writing $(BENCH_MD)"
 	@mkdir -p bench/results
 	@bench/report $(BENCH_RAW) $(BENCH_MD)
@@ -98,7 +107,7 @@ checkpatch: tree
 		$(addprefix $(CURDIR)/patches/,$(shell cat patches/series))
 
 clean:
-	rm -rf build/out-debug build/out-release build/tests build/vm build/demo build/bench
+	rm -rf build/out-debug build/out-release build/anchor build/tests build/vm build/demo build/bench
 
-.PHONY: help deps clients tree reset-tree export kernel kernel-release tests test demo bench shell \
+.PHONY: help deps clients tree reset-tree export kernel kernel-release kernel-anchor tests test demo bench shell \
 	check-prefixes boot-loop checkpatch check clean

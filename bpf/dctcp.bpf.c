@@ -221,7 +221,12 @@ void TCP_CA_OP(dctcp_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
  * answer only), getsockopt(TCP_CC_INFO) for everything. The kernel
  * zeroed *info, runs this without the socket lock, and copies out
  * sizeof(info->dctcp) bytes under the attribute set here.
+ *
+ * Upstream 6.1 refuses a BPF get_info (the program's load fails with
+ * ENOTSUPP): build with -DDCTCP_NO_GET_INFO for such a kernel, as make
+ * bench does to run one object on both.
  */
+#ifndef DCTCP_NO_GET_INFO
 __u64 TCP_CA_OP(dctcp_get_info, struct sock *sk, __u32 ext, int *attr,
 		union tcp_cc_info *info)
 {
@@ -242,6 +247,7 @@ __u64 TCP_CA_OP(dctcp_get_info, struct sock *sk, __u32 ext, int *attr,
 	*attr = INET_DIAG_DCTCPINFO;
 	return sizeof(info->dctcp);
 }
+#endif
 
 CC_SECTION
 struct tcp_congestion_ops dctcp = {
@@ -252,7 +258,9 @@ struct tcp_congestion_ops dctcp = {
 	.cong_avoid	= (void *)dctcp_cong_avoid,
 	.undo_cwnd	= (void *)dctcp_undo_cwnd,
 	.set_state	= (void *)dctcp_set_state,
+#ifndef DCTCP_NO_GET_INFO
 	.get_info	= (void *)dctcp_get_info,
+#endif
 	.flags		= TCP_CONG_NEEDS_ECN,
 	.name		= "bpf_dctcp",
 };

@@ -51,6 +51,19 @@ check_config() {
 	[ $bad = 0 ] || die "the merged .config lost options from kconfig/ (above): fix the fragment's dependencies"
 }
 
+# A work tree of build/linux's repository at <dir>, detached at <commit>;
+# one left from an earlier build/linux ('make reset-tree') is re-created.
+# kernel_worktree <tree> <dir> <commit> <what it is for>
+kernel_worktree() {
+	local tree=$1 work=$2
+	[ "$(git -C "$work" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)" = "$tree/.git" ] &&
+		return
+	step "$4: a work tree in ${work#$top/}"
+	rm -rf "$work"
+	git -C "$tree" worktree prune
+	git -C "$tree" worktree add -q --detach "$work" "$3"
+}
+
 kernel_release() { cat "$1/include/config/kernel.release" 2>/dev/null || echo unknown; }
 
 # tools/vm appends the guest's output to the console log below this line;

@@ -73,19 +73,21 @@ demo: kernel-release clients
 BENCH_RAW := build/bench/raw
 BENCH_MD := bench/results/$(shell date +%F)$(if $(filter 1,$(QUICK)),-quick).md
 
+# $(call bench_boot,KERNEL OPTION,ANCHOR 0|1,RAW DIR): bench/run-guest in
+# one instruction-counted boot, its raw results to RAW DIR
+bench_boot = tools/vm $(1) --icount --timeout 3600 --out $(3) -- \
+	env QUICK=$(QUICK) ANCHOR=$(2) bench/run-guest build/bench/bin $(3) || \
+	{ echo "error: a benchmark failed in the guest (above); its raw output is in $(3)"; exit 1; }
+
 bench: kernel-release kernel-anchor clients
 	@echo "==> bench: building the benchmarks and BPF objects against the release kernel"
 	@$(MAKE) -s -C bench VMLINUX=$(CURDIR)/$(RELEASE_VMLINUX)
 	@rm -rf $(BENCH_RAW)
 	@echo "==> bench: booting the release kernel in QEMU, instruction-counted ($(if $(filter 1,$(QUICK)),about 5,about 20) minutes)"
 	@mkdir -p $(BENCH_RAW)/anchor
-	@tools/vm --release --icount --timeout 3600 --out $(BENCH_RAW) -- \
-		env QUICK=$(QUICK) bench/run-guest build/bench/bin $(BENCH_RAW) || \
-		{ echo "error: a benchmark failed in the guest (above); its raw output is in $(BENCH_RAW)"; exit 1; }
+	@$(call bench_boot,--release,0,$(BENCH_RAW))
 	@echo "==> bench: booting the anchor, upstream 6.1, for the same workloads ($(if $(filter 1,$(QUICK)),about 3,about 10) minutes)"
-	@tools/vm --kernel $(ANCHOR_BZIMAGE) --icount --timeout 3600 --out $(BENCH_RAW)/anchor -- \
-		env QUICK=$(QUICK) ANCHOR=1 bench/run-guest build/bench/bin $(BENCH_RAW)/anchor || \
-		{ echo "error: a benchmark failed on the anchor (above); its raw output is in $(BENCH_RAW)/anchor"; exit 1; }
+	@$(call bench_boot,--kernel $(ANCHOR_BZIMAGE),1,$(BENCH_RAW)/anchor)
 	@echo "==> bench: writing $(BENCH_MD)"
 	@mkdir -p bench/results
 	@bench/report $(BENCH_RAW) $(BENCH_MD)

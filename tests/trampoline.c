@@ -8,9 +8,19 @@
  *    disables migration; from one that runs with preemption off ("bench",
  *    timed with preemption off) it need not, and does not;
  *  - every call runs under RCU;
- *  - with BPF statistics on, every call is counted, and none with them off.
+ *  - with BPF statistics on, every call is counted, and none with them off;
+ *  - a program preempted while a grace period waits for it ends its RCU
+ *    read-side critical section properly: the grace period completes.
  */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -109,5 +119,105 @@ static void stats_counted_when_on(void)
 	CHECK_EQ(on_after - on_before, BENCH_CALLS + 1);
 }
 
+/* Empty loops that keep the program running for a good part of a second */
+#define SPIN_LOOPS (4 << 20)
+
+static volatile int stop_threads;
+static volatile __u64 grace_periods;
+
+static int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* On the program's CPU: something to preempt the program for */
+static void *spinner(void *arg)
+{
+	pin_to_cpu(0);
+	while (!stop_threads)
+		;
+	return NULL;
+}
+
+/* On the other CPU: grace period after grace period (synchronize_rcu()) */
+static void *grace_period_waiter(void *arg)
+{
+	pin_to_cpu(1);
+	while (!stop_threads) {
+		if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+			break;
+		grace_periods++;
+	}
+	return NULL;
+}
+
+/* This thread's count of involuntary context switches. */
+static long preempted_count(void)
+{
+	char line[128];
+	long n = -1;
+	FILE *f = fopen("/proc/thread-self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		sscanf(line, "nonvoluntary_ctxt_switches: %ld", &n);
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * A preemptible caller whose program runs long, on a CPU shared with a
+ * spinning thread, while the other CPU waits for grace periods: the
+ * program is preempted inside its RCU read-side critical section, so a
+ * grace period waits for it, and its exit must report the end of that
+ * section (rcu_read_unlock()'s slow path) or no grace period ends again.
+ */
+static void preempted_reader(void)
+{
+	struct run_guarantees *skel = run_guarantees__open_and_load();
+	struct bpf_link *link = skel ? bpf_map__attach_struct_ops(skel->maps.guarantees) : NULL;
+	__u64 unpinned = 0, outside_rcu = 0, gp_after_call = 0;
+	long preempted = 0;
+	pthread_t spin, waiter;
+	int err = -1, waited_ms;
+
+	CHECK(link, "load or attach failed: errno %d", errno);
+	if (!link || pin_to_cpu(0) || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		run_guarantees__destroy(skel);
+		SKIP("needs two CPUs and the program attached");
+	}
+	skel->bss->spin_loops = SPIN_LOOPS;
+	stop_threads = 0;
+	pthread_create(&spin, NULL, spinner, NULL);
+	pthread_create(&waiter, NULL, grace_period_waiter, NULL);
+
+	preempted = preempted_count();
+	err = sops_cmd("call");
+	preempted = preempted_count() - preempted;
+	gp_after_call = grace_periods;
+	/* two more grace periods: one that began after the program's exit */
+	for (waited_ms = 0; waited_ms < 20000 && grace_periods < gp_after_call + 2; waited_ms += 10)
+		usleep(10000);
+	unpinned = skel->bss->unpinned_calls;
+	outside_rcu = skel->bss->outside_rcu_calls;
+	stop_threads = 1;
+	pthread_join(spin, NULL);
+	pthread_join(waiter, NULL);
+	bpf_link__destroy(link);
+	run_guarantees__destroy(skel);
+
+	CHECK_EQ(err, 0);
+	CHECK_EQ(unpinned, 0);
+	CHECK_EQ(outside_rcu, 0);
+	CHECK(preempted > 0, "the program ran %d loops without being preempted: nothing tested",
+	      SPIN_LOOPS);
+	CHECK(grace_periods >= gp_after_call + 2,
+	      "no grace period completed in %d ms after the preempted program's exit", waited_ms);
+}
+
 TEST_MAIN(SUBTEST(preemptible_caller), SUBTEST(caller_with_preemption_off),
-	  SUBTEST(stats_counted_when_on))
+	  SUBTEST(stats_counted_when_on), SUBTEST(preempted_reader))

@@ -10,7 +10,8 @@
  *
  * It adds as the native add() does only when both hold, so that the test
  * target's "bench", which compares the sums, fails on a call that broke
- * one of them.
+ * one of them. With spin_loops set it first runs that many empty loops,
+ * long enough for the scheduler to preempt it.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -24,6 +25,12 @@ extern const int __preempt_count __ksym;
 #define PREEMPT_COUNT_MASK 0x7fffffff
 
 __u64 migrate_disabled_calls, preempt_off_calls, unpinned_calls, outside_rcu_calls;
+__u32 spin_loops;
+
+static int spin(__u32 i, void *ctx)
+{
+	return 0;
+}
 
 SEC("struct_ops/add")
 int BPF_PROG(guarded_add, int a, int b)
@@ -32,6 +39,8 @@ int BPF_PROG(guarded_add, int a, int b)
 	const int *count = bpf_this_cpu_ptr(&__preempt_count);
 	bool broken = false;
 
+	if (spin_loops)
+		bpf_loop(spin_loops, spin, NULL, 0);
 	if (task->rcu_read_lock_nesting <= 0) {
 		__sync_fetch_and_add(&outside_rcu_calls, 1);
 		broken = true;

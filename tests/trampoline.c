@@ -10,7 +10,7 @@
  *  - every call runs under RCU;
  *  - with BPF statistics on, every call is counted, and none with them off;
  *  - a program preempted while a grace period waits for it ends its RCU
- *    read-side critical section properly: the grace period completes.
+ *    read-side critical section: grace periods go on completing.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -172,9 +172,14 @@ static long preempted_count(void)
 /*
  * A preemptible caller whose program runs long, on a CPU shared with a
  * spinning thread, while the other CPU waits for grace periods: the
- * program is preempted inside its RCU read-side critical section, so a
- * grace period waits for it, and its exit must report the end of that
- * section (rcu_read_unlock()'s slow path) or no grace period ends again.
+ * program is preempted inside its RCU read-side critical section, and a
+ * grace period waits for it. Its exit must end that section: grace periods
+ * go on completing, and the thread goes on to sleep without RCU's warning
+ * of a voluntary context switch inside a reader (a splat fails the run).
+ * On a kernel without lockdep the trampoline's RCU unlock is emitted
+ * inline (patch 0029), and this is where its slow path runs; a slow path
+ * skipped would only delay the grace period to the next tick, which this
+ * cannot see.
  */
 static void preempted_reader(void)
 {

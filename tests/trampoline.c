@@ -119,8 +119,14 @@ static void stats_counted_when_on(void)
 	CHECK_EQ(on_after - on_before, BENCH_CALLS + 1);
 }
 
-/* Empty loops that keep the program running for a good part of a second */
-#define SPIN_LOOPS (4 << 20)
+/*
+ * Empty loops that keep the program running long enough to be preempted:
+ * from a quarter million, four times more each try until it was, up to
+ * bpf_loop()'s limit (a debug kernel runs them far slower than a release
+ * one)
+ */
+#define SPIN_LOOPS_MIN (1 << 18)
+#define SPIN_LOOPS_MAX (1 << 23)
 
 static volatile int stop_threads;
 static volatile __u64 grace_periods;
@@ -188,21 +194,27 @@ static void preempted_reader(void)
 	__u64 unpinned = 0, outside_rcu = 0, gp_after_call = 0;
 	long preempted = 0;
 	pthread_t spin, waiter;
-	int err = -1, waited_ms;
+	int err = -1, waited_ms, loops;
 
 	CHECK(link, "load or attach failed: errno %d", errno);
 	if (!link || pin_to_cpu(0) || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
 		run_guarantees__destroy(skel);
 		SKIP("needs two CPUs and the program attached");
 	}
-	skel->bss->spin_loops = SPIN_LOOPS;
 	stop_threads = 0;
 	pthread_create(&spin, NULL, spinner, NULL);
 	pthread_create(&waiter, NULL, grace_period_waiter, NULL);
 
-	preempted = preempted_count();
-	err = sops_cmd("call");
-	preempted = preempted_count() - preempted;
+	for (loops = SPIN_LOOPS_MIN; ; loops *= 4) {
+		if (loops > SPIN_LOOPS_MAX)
+			loops = SPIN_LOOPS_MAX;
+		skel->bss->spin_loops = loops;
+		preempted = preempted_count();
+		err = sops_cmd("call");
+		preempted = preempted_count() - preempted;
+		if (err || preempted > 0 || loops == SPIN_LOOPS_MAX)
+			break;
+	}
 	gp_after_call = grace_periods;
 	/* two more grace periods: one that began after the program's exit */
 	for (waited_ms = 0; waited_ms < 20000 && grace_periods < gp_after_call + 2; waited_ms += 10)
@@ -219,7 +231,7 @@ static void preempted_reader(void)
 	CHECK_EQ(unpinned, 0);
 	CHECK_EQ(outside_rcu, 0);
 	CHECK(preempted > 0, "the program ran %d loops without being preempted: nothing tested",
-	      SPIN_LOOPS);
+	      loops);
 	CHECK(grace_periods >= gp_after_call + 2,
 	      "no grace period completed in %d ms after the preempted program's exit", waited_ms);
 }

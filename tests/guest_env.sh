@@ -33,12 +33,4 @@ elif [ "${ALLOW_RELEASE:-0}" = 1 ]; then
 else
 	fail debug_instruments "not a debug kernel (KASAN, KMEMLEAK, PROVE_LOCKING, DEBUG_ATOMIC_SLEEP)"
 fi
-# tests/run boots the suite fully preemptible (preempt=full): what a
-# struct_ops program is promised must hold where it can be preempted
-# anywhere (tests/trampoline.c)
-if dmesg | grep -q 'Dynamic Preempt: full'; then
-	pass preempt_full
-else
-	fail preempt_full "the kernel log has no 'Dynamic Preempt: full': boot with preempt=full"
-fi
 exit $rc

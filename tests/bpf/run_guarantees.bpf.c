@@ -11,7 +11,8 @@
  * It adds as the native add() does only when both hold, so that the test
  * target's "bench", which compares the sums, fails on a call that broke
  * one of them. With spin_loops set it first runs that many empty loops,
- * long enough for the scheduler to preempt it.
+ * long enough for the scheduler to preempt it, and counts the calls in
+ * which its task was preempted during them: inside its RCU section.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -26,6 +27,7 @@ extern const int __preempt_count __ksym;
 
 __u64 migrate_disabled_calls, preempt_off_calls, unpinned_calls, outside_rcu_calls;
 __u32 spin_loops;
+__u64 preempted_inside_calls;
 
 static int spin(__u32 i, void *ctx)
 {
@@ -39,8 +41,13 @@ int BPF_PROG(guarded_add, int a, int b)
 	const int *count = bpf_this_cpu_ptr(&__preempt_count);
 	bool broken = false;
 
-	if (spin_loops)
+	if (spin_loops) {
+		unsigned long preempted = task->nivcsw;
+
 		bpf_loop(spin_loops, spin, NULL, 0);
+		if (task->nivcsw != preempted)
+			__sync_fetch_and_add(&preempted_inside_calls, 1);
+	}
 	if (task->rcu_read_lock_nesting <= 0) {
 		__sync_fetch_and_add(&outside_rcu_calls, 1);
 		broken = true;

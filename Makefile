@@ -66,7 +66,7 @@ demo: kernel-release clients
 	@$(MAKE) -s -C tests OUT=$(CURDIR)/$(DEMO)/obj VMLINUX=$(CURDIR)/$(RELEASE_VMLINUX) $(DEMO_OBJS)
 	@echo "==> demo: booting the release kernel in QEMU (about 2 minutes under TCG)"
 	@rm -rf $(DEMO)/out
-	@tools/vm --release --timeout 900 --out $(DEMO)/out -- tools/demo-guest $(DEMO)/obj $(DEMO)/out || \
+	@tools/vm --release --timeout 900 --out $(DEMO)/out $(if $(DEMO_SECONDS),--env DEMO_SECONDS=$(DEMO_SECONDS)) -- tools/demo-guest $(DEMO)/obj $(DEMO)/out || \
 		{ echo "error: the demo failed in the guest (above); 'make test' runs the same pieces one by one"; exit 1; }
 	@echo "==> demo: done; the table is $(DEMO)/out/table.txt, the cwnd plots $(DEMO)/out/cwnd-*.png"
 
@@ -75,8 +75,8 @@ BENCH_MD := bench/results/$(shell date +%F)$(if $(filter 1,$(QUICK)),-quick).md
 
 # $(call bench_boot,KERNEL OPTION,ANCHOR 0|1,RAW DIR): bench/run-guest in
 # one instruction-counted boot, its raw results to RAW DIR
-bench_boot = tools/vm $(1) --icount --timeout 3600 --out $(3) -- \
-	env QUICK=$(QUICK) ANCHOR=$(2) bench/run-guest build/bench/bin $(3) || \
+bench_boot = tools/vm $(1) --icount --timeout 3600 --out $(3) --env QUICK=$(QUICK) --env ANCHOR=$(2) -- \
+	bench/run-guest build/bench/bin $(3) || \
 	{ echo "error: a benchmark failed in the guest (above); its raw output is in $(3)"; exit 1; }
 
 bench: kernel-release kernel-anchor clients

@@ -1295,7 +1295,7 @@ static void syscalls(void)
 			 sh->done + 1, (unsigned long long)fz.seed, status);
 	if (sh->why[0]) {
 		print_ring();
-		printf("# fuzz: reproduce: FUZZ_SEED=%llu FUZZ_OPS=%lu tools/vm -- build/tests/bin/fuzz\n",
+		printf("# fuzz: reproduce: tools/vm --env FUZZ_SEED=%llu --env FUZZ_OPS=%lu -- build/tests/bin/fuzz\n",
 		       (unsigned long long)fz.seed, sh->done + 1);
 	}
 	unregister_all();

@@ -3,12 +3,12 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-DEBUG_VMLINUX := build/out-debug/vmlinux
-RELEASE_VMLINUX := build/out-release/vmlinux
-ANCHOR_BZIMAGE := build/anchor/out-release/arch/x86/boot/bzImage
+# where the kernels are built: tools/lib.sh says it
+kernel_out = $(shell top=$(CURDIR); . tools/lib.sh; kernel_out $(1))
+DEBUG_VMLINUX := $(call kernel_out,debug)/vmlinux
+RELEASE_VMLINUX := $(call kernel_out,release)/vmlinux
+ANCHOR_BZIMAGE := $(call kernel_out,anchor)/arch/x86/boot/bzImage
 DEMO := build/demo
-DEMO_OBJS := $(patsubst %,$(CURDIR)/$(DEMO)/obj/%.bpf.o,dctcp cubic reno stall reno_link reno_v2_link) \
-	     $(CURDIR)/$(DEMO)/obj/demo-roll cc-tools
 
 help:
 	@echo "struct-ops — main targets:"
@@ -56,17 +56,17 @@ kernel-anchor: tree
 
 tests: kernel clients
 	@echo "==> tests: building guest test programs"
-	@$(MAKE) -s -C tests VMLINUX=$(CURDIR)/$(DEBUG_VMLINUX)
+	@$(MAKE) -s -C tests VMLINUX=$(DEBUG_VMLINUX)
 
 test: tests
 	@tests/run
 
 demo: kernel-release clients
 	@echo "==> demo: building bpf/{dctcp,cubic,reno}.bpf.c (Reno also as two versions of a link), demo-roll and cc-move against the release kernel's BTF"
-	@$(MAKE) -s -C tests OUT=$(CURDIR)/$(DEMO)/obj VMLINUX=$(CURDIR)/$(RELEASE_VMLINUX) $(DEMO_OBJS)
+	@$(MAKE) -s -C demo OUT=$(CURDIR)/$(DEMO)/obj VMLINUX=$(RELEASE_VMLINUX)
 	@echo "==> demo: booting the release kernel in QEMU (about 2 minutes under TCG)"
 	@rm -rf $(DEMO)/out
-	@tools/vm --release --timeout 900 --out $(DEMO)/out $(if $(DEMO_SECONDS),--env DEMO_SECONDS=$(DEMO_SECONDS)) -- tools/demo-guest $(DEMO)/obj $(DEMO)/out || \
+	@tools/vm --release --timeout 900 --out $(DEMO)/out $(if $(DEMO_SECONDS),--env DEMO_SECONDS=$(DEMO_SECONDS)) -- demo/run-guest $(DEMO)/obj $(DEMO)/out || \
 		{ echo "error: the demo failed in the guest (above); 'make test' runs the same pieces one by one"; exit 1; }
 	@echo "==> demo: done; the table is $(DEMO)/out/table.txt, the cwnd plots $(DEMO)/out/cwnd-*.png"
 
@@ -81,7 +81,7 @@ bench_boot = tools/vm $(1) --icount --timeout 3600 --out $(3) --env QUICK=$(QUIC
 
 bench: kernel-release kernel-anchor clients
 	@echo "==> bench: building the benchmarks and BPF objects against the release kernel"
-	@$(MAKE) -s -C bench VMLINUX=$(CURDIR)/$(RELEASE_VMLINUX)
+	@$(MAKE) -s -C bench VMLINUX=$(RELEASE_VMLINUX)
 	@rm -rf $(BENCH_RAW)
 	@echo "==> bench: booting the release kernel in QEMU, instruction-counted ($(if $(filter 1,$(QUICK)),about 5,about 20) minutes)"
 	@mkdir -p $(BENCH_RAW)/anchor
@@ -90,7 +90,7 @@ bench: kernel-release kernel-anchor clients
 	@$(call bench_boot,--kernel $(ANCHOR_BZIMAGE),1,$(BENCH_RAW)/anchor)
 	@echo "==> bench: writing $(BENCH_MD)"
 	@mkdir -p bench/results
-	@bench/report $(BENCH_RAW) $(BENCH_MD)
+	@python3 -m bench.report $(BENCH_RAW) $(BENCH_MD)
 
 shell: kernel
 	@tools/vm --shell
@@ -109,7 +109,7 @@ checkpatch: tree
 		$(addprefix $(CURDIR)/patches/,$(shell cat patches/series))
 
 clean:
-	rm -rf build/out-debug build/out-release build/anchor build/tests build/vm build/demo build/bench
+	rm -rf $(call kernel_out,debug) $(call kernel_out,release) $(call kernel_out,anchor) build/tests build/vm build/demo build/bench
 
 .PHONY: help deps clients tree reset-tree export kernel kernel-release kernel-anchor tests test demo bench shell \
 	check-prefixes boot-loop checkpatch check clean

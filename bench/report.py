@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn bench/run-guest's raw results into a report.
 
-  bench/report RAWDIR RESULTS_MD [SECTION...]
+  python3 -m bench.report RAWDIR RESULTS_MD [SECTION...]   (from the top)
 
 SECTIONs (anchor bulk behaviour callback machinery scale replace info;
 default: all; anchor reads RAWDIR/anchor, the same run on upstream 6.1)
@@ -17,8 +17,7 @@ import statistics
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from iperf3run import load, summary, write_trace  # noqa: E402
+from lib.iperf3run import load, summary, write_trace
 
 PAIRS = ("dctcp", "cubic", "reno")
 
@@ -40,7 +39,7 @@ KNOWN_DIFFERENCES = {
 def rows(raw, name):
     path = os.path.join(raw, name)
     if not os.path.exists(path):
-        sys.exit(f"bench/report: {path} is missing: did bench/run-guest finish?")
+        sys.exit(f"bench.report: {path} is missing: did bench/run-guest finish?")
     with open(path) as f:
         return [r for r in csv.reader(f) if r]
 
@@ -179,7 +178,7 @@ class Report:
     def anchor(self):
         araw = os.path.join(self.raw, "anchor")
         if not os.path.isdir(araw):
-            sys.exit(f"bench/report: {araw} is missing: make bench runs the anchor "
+            sys.exit(f"bench.report: {araw} is missing: make bench runs the anchor "
                      "(upstream 6.1) beside the series")
         with open(os.path.join(araw, "env.txt")) as f:
             self.anchor_env = f.read().strip().splitlines()
@@ -401,7 +400,7 @@ plot '{self.dir}/registration.csv' using 1:2 with points pt 7 ps 0.4 title 'regi
             cc, rep = name.rsplit("-", 1)
             s = summary(load(path))
             if s["cc"] != cc or s["peer_cc"] != cc:
-                sys.exit(f"bench/report: {path} ran {s['cc']}/{s['peer_cc']}, not {cc}")
+                sys.exit(f"bench.report: {path} ran {s['cc']}/{s['peer_cc']}, not {cc}")
             with open(path[:-5] + ".ce") as f:
                 s["ce"] = int(f.read())
             runs.setdefault(cc, {})[int(rep)] = s
@@ -409,7 +408,7 @@ plot '{self.dir}/registration.csv' using 1:2 with points pt 7 ps 0.4 title 'regi
             bottleneck = [l.strip() for l in f if l.startswith(("bottleneck", "dctcp:"))]
         self.w("## 2. Behaviour through a bottleneck")
         self.w()
-        self.w("Sender, router and receiver namespaces over veth (tools/netlab.sh), "
+        self.w("Sender, router and receiver namespaces over veth (lib/netlab.sh), "
                "one iperf3 flow at a time: " + " ".join(bottleneck) +
                " Queueing delay = mean RTT − min RTT of the run (iperf3's TCP_INFO "
                "samples every 0.1 s). BPF and native alternate, same settings, no "
@@ -572,7 +571,7 @@ unset multiplot
         with open(os.path.join(self.raw, "env.txt")) as f:
             env = f.read().strip().splitlines()
         head = ["# Benchmarks: BPF congestion controls against native ones", "",
-                "Made by `make bench` (`bench/run-guest` in the guest, `bench/report` "
+                "Made by `make bench` (`bench/run-guest` in the guest, `bench/report.py` "
                 "here). The guest runs under QEMU TCG with an instruction-counted clock "
                 "(`-icount shift=0`: one guest ns per instruction, one CPU): times are "
                 "work done, repeatable to the instruction and unaffected by the host's "

@@ -46,7 +46,7 @@ static int run_iter(struct bpf_link *link)
 
 int main(int argc, char **argv)
 {
-	struct cc_move_bpf *skel;
+	struct cc_move *skel;
 	struct bpf_link *link;
 	double start;
 	int err;
@@ -56,13 +56,13 @@ int main(int argc, char **argv)
 			argv[0], sizeof(skel->rodata->cc_name) - 1);
 		return 2;
 	}
-	skel = cc_move_bpf__open();
+	skel = cc_move__open();
 	if (!skel) {
 		fprintf(stderr, "cc-move: cannot open the BPF program: %s\n", strerror(errno));
 		return 2;
 	}
 	strncpy((char *)skel->rodata->cc_name, argv[1], sizeof(skel->rodata->cc_name) - 1);
-	err = cc_move_bpf__load(skel);
+	err = cc_move__load(skel);
 	if (err) {
 		fprintf(stderr, "cc-move: cannot load the BPF program (%s): it needs a kernel with BTF and TCP iterators (5.14+), CAP_BPF and CAP_NET_ADMIN; a verifier log above says what the kernel refused\n",
 			strerror(-err));
@@ -88,6 +88,6 @@ int main(int argc, char **argv)
 	if (!err && skel->bss->failed)
 		err = 1;
 out:
-	cc_move_bpf__destroy(skel);
+	cc_move__destroy(skel);
 	return err ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 # cwnd over time, each BPF CC against its native counterpart, from the CSVs
-# tools/demo-report writes. Run by tools/demo-guest: gnuplot -e "dir='DIR'";
+# demo/report.py writes. Run by demo/run-guest: gnuplot -e "dir='DIR'";
 # with roll=T set, the roll-out scene's flow instead, its link update at T s.
 set terminal pngcairo size 900,500 font ",11" noenhanced
 set xlabel "time (s)"

@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""Summarise the demo's iperf3 runs (tools/demo-guest).
+"""Summarise the demo's iperf3 runs (demo/run-guest). From the top:
 
-  demo-report --one RUN.json          one line: throughput, retransmits, RTT
-  demo-report --trace RUN.json CSV    RUN's (time, cwnd, RTT) to CSV, for a plot
-  demo-report --table DIR CC...       the side-by-side table of bpf_CC and CC
+  python3 -m demo.report --one RUN.json        one line: throughput, retransmits, RTT
+  python3 -m demo.report --trace RUN.json CSV  RUN's (time, cwnd, RTT) to CSV, for a plot
+  python3 -m demo.report --table DIR CC...     the side-by-side table of bpf_CC and CC
                                       from DIR/<name>.json and DIR/<name>.ce,
                                       and DIR/<name>.csv (time, cwnd, RTT)
                                       for the plot
 """
 import sys
 
-from iperf3run import load, summary, write_trace
+from lib.iperf3run import load, summary, write_trace
 
 
 def one(path):

@@ -1,5 +1,8 @@
-"""One iperf3 -J run of a demo or a benchmark (tools/netlab.sh), read once:
-what tools/demo-report and bench/report both need from it."""
+"""One iperf3 -J run of a demo or a benchmark (lib/netlab.sh), read once:
+what demo/report.py and bench/report.py both need from it.
+
+  python3 -m lib.iperf3run --per-second IPERF3.json   (from the top)
+"""
 import json
 import sys
 
@@ -51,6 +54,6 @@ def per_second(run):
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] != "--per-second":
-        sys.exit("usage: tools/iperf3run.py --per-second IPERF3.json")
+        sys.exit("usage: python3 -m lib.iperf3run --per-second IPERF3.json")
     for sec, mbit in per_second(load(sys.argv[2])):
         print(f"    {sec:3d}-{sec + 1:<3d} s  {mbit:6.2f} Mbit/s  {'#' * int(mbit)}")

@@ -6,7 +6,7 @@ name=bpftool_struct_ops
 top=$(cd "$(dirname "$0")/.." && pwd)
 obj=$top/build/tests/sops_test.bpf.o
 dbg=/sys/kernel/debug/bpf_struct_ops_test
-. "$top/tests/lib/test.sh"
+. "$top/lib/test.sh"
 field() { sed -n "s/^$1: //p" $dbg; }
 
 out=$(bpftool struct_ops register "$obj" 2>&1)

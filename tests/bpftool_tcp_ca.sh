@@ -6,7 +6,7 @@ name=bpftool_tcp_ca
 top=$(cd "$(dirname "$0")/.." && pwd)
 obj=$top/build/tests/dctcp.bpf.o
 pin=/sys/fs/bpf/so_dctcp
-. "$top/tests/lib/test.sh"
+. "$top/lib/test.sh"
 listed() { grep -qw "$2" "/proc/sys/net/ipv4/tcp_$1_congestion_control"; }
 cleanup() {
 	bpftool struct_ops unregister name dctcp >/dev/null 2>&1

@@ -3,7 +3,7 @@
 # BTF, its config readable by libbpf, the congestion controls built in and
 # the debug instruments armed.
 name=guest_env
-. "$(dirname "$0")/lib/test.sh"
+. "$(dirname "$0")/../lib/test.sh"
 
 conf() { zgrep -q "^$1\$" /proc/config.gz; }
 

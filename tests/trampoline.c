@@ -162,7 +162,7 @@ static void *grace_period_waiter(void *arg)
 
 /*
  * Whether the kernel was booted to preempt anywhere (PREEMPT_DYNAMIC;
- * tests/run-suite checks that the kernel took the mode).
+ * tests/run-guest checks that the kernel took the mode).
  */
 static bool fully_preemptible(void)
 {

@@ -5,7 +5,7 @@
 name=writing_a_cc
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d /tmp/mycc.XXXXXX)
-. "$top/tests/lib/test.sh"
+. "$top/lib/test.sh"
 available() { cat /proc/sys/net/ipv4/tcp_available_congestion_control; }
 cleanup() {
 	sysctl -qw net.ipv4.tcp_congestion_control="$saved"

@@ -66,6 +66,15 @@ kernel_worktree() {
 
 kernel_release() { cat "$1/include/config/kernel.release" 2>/dev/null || echo unknown; }
 
+# Where a kernel (debug, release, anchor) is built: the one place that says
+# it (the Makefile asks here too). The anchor has the release config.
+kernel_out() {
+	case $1 in
+	anchor) echo "$top/build/anchor/out-release" ;;
+	*) echo "$top/build/out-$1" ;;
+	esac
+}
+
 # tools/vm appends the guest's output to the console log below this line;
 # tools/splat-scan reads the kernel's part only, above it.
 guest_output_mark="==== tools/vm: the guest's output, as it was written ===="

@@ -7,7 +7,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 bpftool=$top/build/clients/bpftool
 obj=$top/build/tests/reno_link.bpf.o
 dir=/sys/fs/bpf/bpftool_links
-. "$top/tests/lib/test.sh"
+. "$top/lib/test.sh"
 available() { grep -qw bpf_reno /proc/sys/net/ipv4/tcp_available_congestion_control; }
 
 out=$($bpftool struct_ops register "$obj" "$dir" 2>&1)

@@ -15,7 +15,10 @@ help:
 	@echo "  make demo            build the release kernel, boot it, run BPF and native CCs side by side"
 	@echo "  make test            build the debug kernel and the tests, run the suite in QEMU"
 	@echo "  make bench [QUICK=1] benchmarks on the release kernel -> bench/results/<date>.md"
+	@echo "  make cc SRC=my_cc.bpf.c [BASE=cubic] [LINK=bottleneck|loopback]"
+	@echo "                       your CC against BASE in the guest: a table, calls per op, a cwnd plot"
 	@echo "  make shell           an interactive guest on the debug kernel"
+	@echo "  make tests           build the guest-side tests only (tools/vm -- build/tests/bin/NAME runs one)"
 	@echo "kernel workflow (build/linux is a git tree: base + patches/):"
 	@echo "  make tree            create build/linux from Debian's source + patches/series"
 	@echo "  make reset-tree      re-create build/linux from patches/ (keeps unexported work safe)"
@@ -29,6 +32,7 @@ help:
 	@echo "  make check           sparse + W=1 on the files the series touches (new warnings fail)"
 	@echo "  make deps            install the Debian packages everything needs"
 	@echo "  make clients         build mainline's libbpf 1.5 and bpftool 7.5 (linux-source-6.12) into build/clients"
+	@echo "  make clean           remove the kernels' objects and what the tests, demo and benchmarks built"
 
 deps:
 	@tools/deps
@@ -70,6 +74,11 @@ demo: kernel-release clients
 		{ echo "error: the demo failed in the guest (above); 'make test' runs the same pieces one by one"; exit 1; }
 	@echo "==> demo: done; the table is $(DEMO)/out/table.txt, the cwnd plots $(DEMO)/out/cwnd-*.png"
 
+# your own CC against a native one: SRC=path/to/my_cc.bpf.c [BASE=cubic]
+# [LINK=bottleneck|loopback]
+cc: kernel-release
+	@demo/cc "$(SRC)" "$(or $(BASE),cubic)" "$(or $(LINK),bottleneck)"
+
 BENCH_RAW := build/bench/raw
 BENCH_MD := bench/results/$(shell date +%F)$(if $(filter 1,$(QUICK)),-quick).md
 
@@ -109,7 +118,7 @@ checkpatch: tree
 		$(addprefix $(CURDIR)/patches/,$(shell cat patches/series))
 
 clean:
-	rm -rf $(call kernel_out,debug) $(call kernel_out,release) $(call kernel_out,anchor) build/tests build/vm build/demo build/bench
+	rm -rf $(call kernel_out,debug) $(call kernel_out,release) $(call kernel_out,anchor) build/tests build/vm build/demo build/bench build/cc
 
-.PHONY: help deps clients tree reset-tree export kernel kernel-release kernel-anchor tests test demo bench shell \
+.PHONY: help deps clients tree reset-tree export kernel kernel-release kernel-anchor tests test demo cc bench shell \
 	check-prefixes boot-loop checkpatch check clean

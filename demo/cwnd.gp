@@ -1,6 +1,7 @@
 # cwnd over time, each BPF CC against its native counterpart, from the CSVs
 # demo/report.py writes. Run by demo/run-guest: gnuplot -e "dir='DIR'";
-# with roll=T set, the roll-out scene's flow instead, its link update at T s.
+# with roll=T set, the roll-out scene's flow instead, its link update at T s;
+# with a='A' b='B' (make cc), A against B into cwnd-A.png.
 set terminal pngcairo size 900,500 font ",11" noenhanced
 set xlabel "time (s)"
 set ylabel "cwnd (kB)"
@@ -12,6 +13,13 @@ if (exists("roll")) {
 	set arrow from roll, graph 0 to roll, graph 1 nohead lw 2 dt 3
 	set label "link update + cc-move" at roll, graph 0.95 offset 0.5, 0
 	plot sprintf("%s/bpf_reno_roll.csv", dir) using 1:2 with lines lw 2 title "bpf_reno"
+	exit
+}
+if (exists("a")) {
+	set output sprintf("%s/cwnd-%s.png", dir, a)
+	set title sprintf("%s against %s, one flow each", a, b)
+	plot sprintf("%s/%s.csv", dir, a) using 1:2 with lines lw 2 title a, \
+	     sprintf("%s/%s.csv", dir, b) using 1:2 with lines lw 2 dt 2 title b
 	exit
 }
 do for [cc in "dctcp cubic reno"] {

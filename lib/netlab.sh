@@ -13,7 +13,7 @@
 
 netlab_rate=${netlab_rate:-20mbit}
 netlab_delay=${netlab_delay:-20ms}
-netlab_snd=lab_snd netlab_rtr=lab_rtr netlab_rcv=lab_rcv
+netlab_snd=lab_snd netlab_rtr=lab_rtr netlab_rcv=lab_rcv netlab_lo=lab_lo
 netlab_snd_ip=10.78.0.1 netlab_rcv_ip=10.78.1.2
 
 netlab_err() { printf 'netlab: %s\n' "$*" >&2; return 1; }
@@ -89,29 +89,50 @@ netlab_transfer() {
 	local cc=$1 secs=$2 json=$3 ns
 	netlab_queue_for "$cc" || return
 	for ns in $netlab_snd $netlab_rcv; do
-		ip netns exec $ns sysctl -qw net.ipv4.tcp_congestion_control="$cc" ||
-			netlab_err "could not make $cc the default of $ns: is it in tcp_allowed_congestion_control?" ||
-			return
+		netlab_default_cc $ns "$cc" || return
 	done
-	ip netns exec $netlab_rcv iperf3 -s -1 -J -B $netlab_rcv_ip >/dev/null 2>&1 &
+	netlab_iperf3 $netlab_snd $netlab_rcv $netlab_rcv_ip "$cc" "$secs" "$json" || return
+	netlab_ce_marks >"${json%.json}.ce"
+}
+
+# netlab_loopback CC SECONDS JSON: the same over the loopback of a
+# namespace of its own, nothing in the way but the CPU; no CE marks.
+netlab_loopback() {
+	local cc=$1 secs=$2 json=$3
+	ip netns add $netlab_lo 2>/dev/null
+	ip netns exec $netlab_lo ip link set lo up ||
+		netlab_err "could not make the namespace $netlab_lo" || return
+	netlab_default_cc $netlab_lo "$cc" || return
+	netlab_iperf3 $netlab_lo $netlab_lo 127.0.0.1 "$cc" "$secs" "$json" || return
+	echo 0 >"${json%.json}.ce"
+}
+
+netlab_default_cc() {
+	ip netns exec "$1" sysctl -qw net.ipv4.tcp_congestion_control="$2" ||
+		netlab_err "could not make $2 the default of $1: is it in tcp_allowed_congestion_control?"
+}
+
+# netlab_iperf3 SND_NS RCV_NS RCV_IP CC SECONDS JSON
+netlab_iperf3() {
+	local snd=$1 rcv=$2 ip=$3 cc=$4 secs=$5 json=$6
+	ip netns exec "$rcv" iperf3 -s -1 -J -B "$ip" >/dev/null 2>&1 &
 	sleep 1
 	{ sleep "$((secs / 2 + 1))"
-	  ip netns exec $netlab_snd ss -tiH state established dst $netlab_rcv_ip >"${json%.json}.ss"
+	  ip netns exec "$snd" ss -tiH state established dst "$ip" >"${json%.json}.ss"
 	} &
-	if ! ip netns exec $netlab_snd iperf3 -c $netlab_rcv_ip -t "$secs" -i 0.1 -J --get-server-output >"$json"; then
+	if ! ip netns exec "$snd" iperf3 -c "$ip" -t "$secs" -i 0.1 -J --get-server-output >"$json"; then
 		wait
 		netlab_err "iperf3 over $cc failed: see $json"
 		return
 	fi
 	wait
-	netlab_ce_marks >"${json%.json}.ce"
 }
 
 # Let go of the CCs the namespaces hold (their cleanup runs later, in a
 # work item) and remove them.
 netlab_down() {
 	local ns
-	for ns in $netlab_snd $netlab_rtr $netlab_rcv; do
+	for ns in $netlab_snd $netlab_rtr $netlab_rcv $netlab_lo; do
 		ip netns exec $ns sysctl -qw net.ipv4.tcp_congestion_control=reno 2>/dev/null
 		ip netns del $ns 2>/dev/null
 	done

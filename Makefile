@@ -75,8 +75,10 @@ demo: kernel-release clients
 	@echo "==> demo: done; the table is $(DEMO)/out/table.txt, the cwnd plots $(DEMO)/out/cwnd-*.png"
 
 # your own CC against a native one: SRC=path/to/my_cc.bpf.c [BASE=cubic]
-# [LINK=bottleneck|loopback]
-cc: kernel-release
+# [LINK=bottleneck|loopback]. The release kernel is built if there is none,
+# not re-checked (kbuild takes 30 s to find nothing to do): after a kernel
+# change, 'make kernel-release' first.
+cc: $(if $(wildcard $(call kernel_out,release)/arch/x86/boot/bzImage),,kernel-release)
 	@demo/cc "$(SRC)" "$(or $(BASE),cubic)" "$(or $(LINK),bottleneck)"
 
 BENCH_RAW := build/bench/raw

@@ -87,7 +87,7 @@ BENCH_MD := bench/results/$(shell date +%F)$(if $(filter 1,$(QUICK)),-quick).md
 # $(call bench_boot,KERNEL OPTION,ANCHOR 0|1,RAW DIR): bench/run-guest in
 # one instruction-counted boot, its raw results to RAW DIR. The guest's
 # clock counts instructions, but the timeout is the host's: a full run
-# beside a make test took 62 minutes, twice its time on a quiet host.
+# beside a make test ran past an hour, about three times its quiet time.
 bench_boot = tools/vm $(1) --icount --timeout 7200 --out $(3) --env QUICK=$(QUICK) --env ANCHOR=$(2) -- \
 	bench/run-guest build/bench/bin $(3) || \
 	{ echo "error: a benchmark failed in the guest (above); its raw output is in $(3)"; exit 1; }

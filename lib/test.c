@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <fnmatch.h>
 #include <libgen.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -33,12 +34,21 @@ void test_skip(const char *fmt, ...)
 	va_end(ap);
 }
 
+static double monotonic_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* TEST_FILTER=glob runs only the subtests whose "prog/subtest" matches. */
 int run_subtests(int argc, char **argv, const struct subtest *tests, int n)
 {
 	const char *filter = getenv("TEST_FILTER");
 	int i, failed = 0;
 	char full[256];
+	double start;
 
 	(void)argc;
 	test_prog_name = basename(argv[0]);
@@ -51,6 +61,7 @@ int run_subtests(int argc, char **argv, const struct subtest *tests, int n)
 		test_failed = false;
 		test_skipped = false;
 		test_why[0] = '\0';
+		start = monotonic_s();
 		tests[i].fn();
 		/* a subtest that failed half-way leaves nothing to the next */
 		if (test_after_each)
@@ -63,6 +74,9 @@ int run_subtests(int argc, char **argv, const struct subtest *tests, int n)
 		} else {
 			printf("PASS %s\n", full);
 		}
+		/* where a slow suite spends its time (docs/testing.md) */
+		if (monotonic_s() - start >= 10)
+			printf("# time %s: %.0f s\n", full, monotonic_s() - start);
 	}
 	return failed ? 1 : 0;
 }

@@ -36,27 +36,91 @@ static int tcp_info(int fd, struct tcp_info *info)
 	return getsockopt(fd, IPPROTO_TCP, TCP_INFO, info, &l);
 }
 
+/* Move this thread into netns ns; the fd of the one it left, or -1. */
+static int enter_netns(int ns)
+{
+	int self = open("/proc/thread-self/ns/net", O_RDONLY);
+
+	if (self >= 0 && setns(ns, CLONE_NEWNET)) {
+		close(self);
+		return -1;
+	}
+	return self;
+}
+
+static void leave_netns(int self)
+{
+	setns(self, CLONE_NEWNET);
+	close(self);
+}
+
 /* A TCP socket in netns ns (0: this thread's), with cc set if given. */
 static int tcp_socket(int family, int ns, const char *cc)
 {
 	int self = -1, fd;
 
 	if (ns) {
-		self = open("/proc/thread-self/ns/net", O_RDONLY);
-		if (self < 0 || setns(ns, CLONE_NEWNET))
+		self = enter_netns(ns);
+		if (self < 0)
 			return -1;
 	}
 	fd = socket(family, SOCK_STREAM, 0);
-	if (ns) {
-		setns(self, CLONE_NEWNET);
-		close(self);
-	}
+	if (ns)
+		leave_netns(self);
 	if (fd >= 0 && cc &&
 	    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, strlen(cc))) {
 		close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+/* Where name is in a "TcpExt: name name ..." header line; -1 if absent. */
+static int netstat_column(char *header, const char *name)
+{
+	char *save, *word;
+	int col = 0;
+
+	strtok_r(header, " \n", &save);	/* the group, "TcpExt:" */
+	while ((word = strtok_r(NULL, " \n", &save))) {
+		if (!strcmp(word, name))
+			return col;
+		col++;
+	}
+	return -1;
+}
+
+long netns_counter(int ns, const char *group, const char *name)
+{
+	char header[4096], values[4096], *save, *word;
+	size_t glen = strlen(group);
+	long value = -1;
+	int self, col;
+	FILE *f;
+
+	self = enter_netns(ns);
+	if (self < 0)
+		return -1;
+	f = fopen("/proc/thread-self/net/netstat", "r");
+	leave_netns(self);
+	if (!f)
+		return -1;
+	/* pairs of lines: the group's names, then its values */
+	while (fgets(header, sizeof(header), f) && fgets(values, sizeof(values), f)) {
+		if (strncmp(header, group, glen) || header[glen] != ':')
+			continue;
+		col = netstat_column(header, name);
+		if (col < 0)
+			break;
+		strtok_r(values, " \n", &save);
+		while ((word = strtok_r(NULL, " \n", &save)) && col--)
+			;
+		if (word)
+			value = atol(word);
+		break;
+	}
+	fclose(f);
+	return value;
 }
 
 static int make_addr(const struct xfer *x, struct sockaddr_storage *ss,

@@ -40,6 +40,14 @@ int run_xfer(struct xfer *x);
 /* The congestion control a socket uses. */
 int socket_cc(int fd, char *name, size_t len);
 
+/*
+ * A counter of /proc/net/netstat in netns ns, as nstat names it without
+ * the group: netns_counter(ns, "TcpExt", "TCPCAWatchdogFallback"); -1 if
+ * there is none. Read in this process: an "ip netns exec nstat" costs the
+ * debug guest seconds.
+ */
+long netns_counter(int ns, const char *group, const char *name);
+
 /* Read or write a sysctl under /proc/sys; the value without newline. */
 int sysctl_read(const char *path, char *buf, size_t len);
 int sysctl_write(const char *path, const char *value);

@@ -128,25 +128,13 @@ static int netns_fd(const char *name)
 	return open(path, O_RDONLY);
 }
 
-/* A TcpExt counter of netns ns, as nstat shows it; -1 if it has none. */
-static long nstat(const char *ns, const char *counter)
-{
-	char cmd[160], line[256];
-	long value = -1;
-	FILE *f;
-
-	snprintf(cmd, sizeof(cmd), "ip netns exec %s nstat -az %s", ns, counter);
-	f = popen(cmd, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, counter, strlen(counter)))
-			value = atol(line + strlen(counter));
-	pclose(f);
-	return value;
-}
-
 #define FALLBACKS "TcpExtTCPCAWatchdogFallback"
+
+/* FALLBACKS in netns ns; -1 if it has none */
+static long fallbacks_in(int ns)
+{
+	return netns_counter(ns, "TcpExt", "TCPCAWatchdogFallback");
+}
 
 /* One case: how to set the congestion control up, what must come out. */
 struct hostile {
@@ -250,11 +238,11 @@ static int run_case(const struct hostile *h, const struct path *p,
 		goto out;
 
 	kmsg = kmsg_open();
-	o->fallbacks = -nstat(p->snd_ns, FALLBACKS);
+	o->fallbacks = -fallbacks_in(x->client_ns);
 	start = now_s();
 	run_xfer(x);
 	o->seconds = now_s() - start;
-	o->fallbacks += nstat(p->snd_ns, FALLBACKS);
+	o->fallbacks += fallbacks_in(x->client_ns);
 	snprintf(pattern, sizeof(pattern), "TCP: %s held a connection back for", case_cc(h));
 	o->logged = kmsg_grep(kmsg, pattern, o->log, sizeof(o->log));
 	close(kmsg);
@@ -445,9 +433,9 @@ static void torture(const char *name)
 		return;
 	CHECK_OK(cc_attach(&cc));
 	kmsg = kmsg_open();
-	fallbacks = -nstat(plain_lo.snd_ns, FALLBACKS);
+	fallbacks = -fallbacks_in(x.client_ns);
 	run_xfer(&x);
-	fallbacks += nstat(plain_lo.snd_ns, FALLBACKS);
+	fallbacks += fallbacks_in(x.client_ns);
 	calls = cc_u64(&cc, "kfunc_calls");
 	cc_close(&cc);
 	close(x.client_ns);

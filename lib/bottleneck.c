@@ -8,45 +8,65 @@
 #include <unistd.h>
 
 #include "bottleneck.h"
+#include "netns.h"
 
-static const char * const bottleneck_setup[] = {
-	"ip netns add so_snd",
-	"ip netns add so_rcv",
-	"ip link add veth_snd netns so_snd type veth peer name veth_rcv netns so_rcv",
-	"ip -n so_snd addr add 10.77.0.1/24 dev veth_snd",
-	"ip -n so_rcv addr add " BOTTLENECK_RCV "/24 dev veth_rcv",
-	"ip -n so_snd link set veth_snd up gso_max_size 1500",
-	"ip -n so_rcv link set veth_rcv up gso_max_size 1500",
-	"ip -n so_snd link set lo up",
-	"ip -n so_rcv link set lo up",
-	"tc -n so_snd qdisc add dev veth_snd root handle 1: htb default 1",
-	"tc -n so_snd class add dev veth_snd parent 1: classid 1:1 htb rate 10mbit",
-	"tc -n so_snd qdisc add dev veth_snd parent 1:1 handle 10: fq_codel ecn "
-	"ce_threshold 1ms",
-	"tc -n so_rcv qdisc add dev veth_rcv root netem delay 2ms",
+static const char * const root_ip[] = {
+	"netns add so_snd",
+	"netns add so_rcv",
+	"link add veth_snd netns so_snd type veth peer name veth_rcv netns so_rcv",
 	NULL,
+};
+
+static const char * const snd_ip[] = {
+	"addr add 10.77.0.1/24 dev veth_snd",
+	"link set veth_snd up gso_max_size 1500",
+	"link set lo up",
+	NULL,
+};
+
+static const char * const rcv_ip[] = {
+	"addr add " BOTTLENECK_RCV "/24 dev veth_rcv",
+	"link set veth_rcv up gso_max_size 1500",
+	"link set lo up",
+	NULL,
+};
+
+static const char * const snd_tc[] = {
+	"qdisc add dev veth_snd root handle 1: htb default 1",
+	"class add dev veth_snd parent 1: classid 1:1 htb rate 10mbit",
+	"qdisc add dev veth_snd parent 1:1 handle 10: fq_codel ecn ce_threshold 1ms",
+	NULL,
+};
+
+static const char * const rcv_tc[] = {
+	"qdisc add dev veth_rcv root netem delay 2ms",
+	NULL,
+};
+
+static const struct netns_batch bottleneck_setup[] = {
+	{ "ip", NULL, root_ip },
+	{ "ip", "so_snd", snd_ip },
+	{ "ip", "so_rcv", rcv_ip },
+	{ "tc", "so_snd", snd_tc },
+	{ "tc", "so_rcv", rcv_tc },
+	{ NULL },
 };
 
 void bottleneck_teardown(void)
 {
-	if (system("ip netns del so_snd 2>/dev/null; ip netns del so_rcv 2>/dev/null"))
-		return;
+	netns_delete("so_snd");
+	netns_delete("so_rcv");
 }
 
 int bottleneck_up(int *snd, int *rcv)
 {
 	static bool registered;
-	int i;
 
 	if (!registered)
 		registered = !atexit(bottleneck_teardown);
 	bottleneck_teardown();
-	for (i = 0; bottleneck_setup[i]; i++) {
-		if (system(bottleneck_setup[i])) {
-			fprintf(stderr, "failed: %s\n", bottleneck_setup[i]);
-			return -1;
-		}
-	}
+	if (netns_setup(bottleneck_setup))
+		return -1;
 	*snd = open("/run/netns/so_snd", O_RDONLY);
 	*rcv = open("/run/netns/so_rcv", O_RDONLY);
 	return *snd >= 0 && *rcv >= 0 ? 0 : -1;

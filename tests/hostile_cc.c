@@ -20,6 +20,7 @@
 #include "lib/cc.h"
 #include "lib/kmsg.h"
 #include "lib/net.h"
+#include "lib/netns.h"
 #include "lib/test.h"
 
 #define MB (1000 * 1000)
@@ -37,15 +38,19 @@ enum avoid_mode { AVOID_RENO, AVOID_AI_ZERO, AVOID_SET_CWND };
 /* The two paths every case runs on. */
 struct path {
 	const char *name;
-	const char * const *setup;
+	const struct netns_batch *setup;
 	const char *snd_ns, *rcv_ns, *addr;
 };
 
-static const char * const lossy_lo_setup[] = {
-	"ip netns add hl_lo",
-	"ip -n hl_lo link set lo up",
-	"tc -n hl_lo qdisc add dev lo root netem loss 2%",
-	NULL,
+static const char * const lossy_lo_ip[] = { "netns add hl_lo", NULL };
+static const char * const lo_up[] = { "link set lo up", NULL };
+static const char * const lossy_lo_tc[] = { "qdisc add dev lo root netem loss 2%", NULL };
+
+static const struct netns_batch lossy_lo_setup[] = {
+	{ "ip", NULL, lossy_lo_ip },
+	{ "ip", "hl_lo", lo_up },
+	{ "tc", "hl_lo", lossy_lo_tc },
+	{ NULL },
 };
 
 /* 20 Mbit/s into a 20-packet queue that also drops 1% at random (on the
@@ -54,25 +59,52 @@ static const char * const lossy_lo_setup[] = {
  * path; jumbo frames, so that a window of one segment moves 10 MB in
  * seconds
  */
-static const char * const bottleneck_setup[] = {
-	"ip netns add hl_snd",
-	"ip netns add hl_rcv",
-	"ip link add veth_hl netns hl_snd type veth peer name veth_hl netns hl_rcv",
-	"ip -n hl_snd addr add 10.78.0.1/24 dev veth_hl",
-	"ip -n hl_rcv addr add 10.78.0.2/24 dev veth_hl",
-	"ip -n hl_snd link set veth_hl up mtu 9000",
-	"ip -n hl_rcv link set veth_hl up mtu 9000",
-	"tc -n hl_snd qdisc add dev veth_hl root handle 1: htb default 1",
-	"tc -n hl_snd class add dev veth_hl parent 1: classid 1:1 htb rate 20mbit",
-	"tc -n hl_snd qdisc add dev veth_hl parent 1:1 netem loss 1% limit 20",
-	"tc -n hl_rcv qdisc add dev veth_hl root netem delay 5ms",
+static const char * const bottleneck_ip[] = {
+	"netns add hl_snd",
+	"netns add hl_rcv",
+	"link add veth_hl netns hl_snd type veth peer name veth_hl netns hl_rcv",
 	NULL,
 };
 
-static const char * const plain_lo_setup[] = {
-	"ip netns add hl_kf",
-	"ip -n hl_kf link set lo up",
+static const char * const bottleneck_snd_ip[] = {
+	"addr add 10.78.0.1/24 dev veth_hl",
+	"link set veth_hl up mtu 9000",
 	NULL,
+};
+
+static const char * const bottleneck_rcv_ip[] = {
+	"addr add 10.78.0.2/24 dev veth_hl",
+	"link set veth_hl up mtu 9000",
+	NULL,
+};
+
+static const char * const bottleneck_snd_tc[] = {
+	"qdisc add dev veth_hl root handle 1: htb default 1",
+	"class add dev veth_hl parent 1: classid 1:1 htb rate 20mbit",
+	"qdisc add dev veth_hl parent 1:1 netem loss 1% limit 20",
+	NULL,
+};
+
+static const char * const bottleneck_rcv_tc[] = {
+	"qdisc add dev veth_hl root netem delay 5ms",
+	NULL,
+};
+
+static const struct netns_batch bottleneck_setup[] = {
+	{ "ip", NULL, bottleneck_ip },
+	{ "ip", "hl_snd", bottleneck_snd_ip },
+	{ "ip", "hl_rcv", bottleneck_rcv_ip },
+	{ "tc", "hl_snd", bottleneck_snd_tc },
+	{ "tc", "hl_rcv", bottleneck_rcv_tc },
+	{ NULL },
+};
+
+static const char * const plain_lo_ip[] = { "netns add hl_kf", NULL };
+
+static const struct netns_batch plain_lo_setup[] = {
+	{ "ip", NULL, plain_lo_ip },
+	{ "ip", "hl_kf", lo_up },
+	{ NULL },
 };
 
 static const struct path paths[] = {
@@ -86,8 +118,11 @@ static const struct path plain_lo = { "loopback", plain_lo_setup, "hl_kf",
 
 static void paths_down(void)
 {
-	if (system("for ns in hl_lo hl_snd hl_rcv hl_kf; do ip netns del $ns 2>/dev/null; done"))
-		return;
+	static const char * const names[] = { "hl_lo", "hl_snd", "hl_rcv", "hl_kf" };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		netns_delete(names[i]);
 }
 
 /*
@@ -111,13 +146,7 @@ static int path_up(const struct path *p)
 		atexit(paths_down);
 	}
 	built[i] = p;
-	for (i = 0; p->setup[i]; i++) {
-		if (system(p->setup[i])) {
-			fprintf(stderr, "failed: %s\n", p->setup[i]);
-			return -1;
-		}
-	}
-	return 0;
+	return netns_setup(p->setup);
 }
 
 static int netns_fd(const char *name)

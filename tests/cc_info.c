@@ -54,8 +54,8 @@ static void ss_info(bool ns, unsigned short port, char *out, size_t size)
 
 	out[0] = '\0';
 	snprintf(cmd, sizeof(cmd),
-		 "%sss -tiH state established '( sport = :%u )'",
-		 ns ? "ip netns exec so_snd " : "", port);
+		 "ss %s-tiH state established '( sport = :%u )'",
+		 ns ? "-N so_snd " : "", port);
 	f = popen(cmd, "r");
 	if (!f)
 		return;

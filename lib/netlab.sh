@@ -107,6 +107,9 @@ netlab_loopback() {
 	echo 0 >"${json%.json}.ce"
 }
 
+# cc_list available|allowed: the kernel's list of congestion controls
+cc_list() { cat "/proc/sys/net/ipv4/tcp_$1_congestion_control"; }
+
 netlab_default_cc() {
 	ip netns exec "$1" sysctl -qw net.ipv4.tcp_congestion_control="$2" ||
 		netlab_err "could not make $2 the default of $1: is it in tcp_allowed_congestion_control?"

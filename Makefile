@@ -15,7 +15,7 @@ help:
 	@echo "  make demo            build the release kernel, boot it, run BPF and native CCs side by side"
 	@echo "  make test            build the debug kernel and the tests, run the suite in QEMU"
 	@echo "  make bench [QUICK=1] benchmarks on the release kernel -> bench/results/<date>.md"
-	@echo "  make cc SRC=my_cc.bpf.c [BASE=cubic] [LINK=bottleneck|loopback]"
+	@echo "  make cc SRC=my_cc.bpf.c [BASE=cubic] [LINK=bottleneck|loopback] [KERNEL=release|debug]"
 	@echo "                       your CC against BASE in the guest: a table, calls per op, a cwnd plot"
 	@echo "  make shell           an interactive guest on the debug kernel"
 	@echo "  make tests           build the guest-side tests only (tools/vm -- build/tests/bin/NAME runs one)"
@@ -75,11 +75,12 @@ demo: kernel-release clients
 	@echo "==> demo: done; the table is $(DEMO)/out/table.txt, the cwnd plots $(DEMO)/out/cwnd-*.png"
 
 # your own CC against a native one: SRC=path/to/my_cc.bpf.c [BASE=cubic]
-# [LINK=bottleneck|loopback]. The release kernel is built if there is none,
-# not re-checked (kbuild takes 30 s to find nothing to do): after a kernel
-# change, 'make kernel-release' first.
-cc: $(if $(wildcard $(call kernel_out,release)/arch/x86/boot/bzImage),,kernel-release)
-	@demo/cc "$(SRC)" "$(or $(BASE),cubic)" "$(or $(LINK),bottleneck)"
+# [LINK=bottleneck|loopback] [KERNEL=release|debug]. The kernel is built if
+# there is none, not re-checked (kbuild takes 30 s to find nothing to do):
+# after a kernel change, 'make kernel-release' (or 'make kernel') first.
+CC_KERNEL := $(or $(KERNEL),release)
+cc: $(if $(wildcard $(call kernel_out,$(CC_KERNEL))/arch/x86/boot/bzImage),,$(if $(filter debug,$(CC_KERNEL)),kernel,kernel-release))
+	@demo/cc "$(SRC)" "$(or $(BASE),cubic)" "$(or $(LINK),bottleneck)" "$(CC_KERNEL)"
 
 BENCH_RAW := build/bench/raw
 BENCH_MD := bench/results/$(shell date +%F)$(if $(filter 1,$(QUICK)),-quick).md

@@ -1,65 +1,80 @@
 #!/bin/bash
-# docs/writing-a-cc.md, followed step by step in the guest: copy Reno,
-# rename it, build it against the running kernel's BTF, register it with
-# bpftool, select it, carry iperf3 traffic, observe, unregister.
+# docs/writing-a-cc.md, typed as printed: every line between its
+# <!-- guest --> markers, top to bottom, in one shell started in the
+# project's directory (lib/by_hand.sh), each succeeding, or failing where
+# the document says it is refused. Then what each step's output must show:
+# the CC registered under its three names, picked by sysctl, setsockopt,
+# iperf3 -C and a route, unprivileged and netns use refused until allowed,
+# its callbacks counted, its programs timed, gone when unregistered, a link
+# registered and detached with bpftool 7.5, cc-move built and run, and
+# bpf_dctcp's get_info in ss and its silent fallback without ECN.
 name=writing_a_cc
 top=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d /tmp/mycc.XXXXXX)
 . "$top/lib/test.sh"
-available() { cat /proc/sys/net/ipv4/tcp_available_congestion_control; }
+. "$top/lib/by_hand.sh"
+dir=$(mktemp -d /tmp/writing_a_cc.XXXXXX)
+sysctls="net.ipv4.tcp_congestion_control net.ipv4.tcp_allowed_congestion_control
+	net.ipv4.tcp_ecn kernel.bpf_stats_enabled"
+declare -A saved
+for s in $sysctls; do
+	saved[$s]=$(sysctl -n "$s")
+done
 cleanup() {
-	sysctl -qw net.ipv4.tcp_congestion_control="$saved"
+	pkill -x iperf3
+	ip netns del mycc 2>/dev/null
+	ip route del local 127.0.0.2 dev lo table local 2>/dev/null
+	"$top/build/clients/bpftool" link detach pinned /sys/fs/bpf/mycc/my_cc 2>/dev/null
+	rm -rf /sys/fs/bpf/mycc
+	for s in $sysctls; do
+		sysctl -qw "$s=${saved[$s]}"
+	done
 	bpftool struct_ops unregister name my_cc >/dev/null 2>&1
-	rm -rf "$dir"
+	bpftool struct_ops unregister name dctcp >/dev/null 2>&1
+	rm -rf /tmp/mycc "$dir"
 }
-saved=$(sysctl -n net.ipv4.tcp_congestion_control)
 trap cleanup EXIT
+rm -rf /tmp/mycc
 
-# 1-2: start from Reno, build
-cp "$top/bpf/reno.bpf.c" "$top/bpf/tcp_ca.h" "$dir/"
-sed -e 's/"bpf_reno"/"my_cc"/' -e 's/tcp_congestion_ops reno =/tcp_congestion_ops my_cc =/' \
-	"$dir/reno.bpf.c" >"$dir/my_cc.bpf.c"
-cd "$dir" || exit 1
-out=$( { bpftool btf dump file /sys/kernel/btf/vmlinux format c >vmlinux.h &&
-	 clang -O2 -g -target bpf -mcpu=v3 -I. -c my_cc.bpf.c -o my_cc.bpf.o; } 2>&1)
-[ -s my_cc.bpf.o ] && pass build || { fail build "$out"; exit 1; }
+by_hand "$top/docs/writing-a-cc.md" "$dir" || exit $rc
+out() { by_hand_out "$dir" "$1"; }
+# check NAME OUTPUT-OF-LINE ERE...: every ERE matches that line's output
+check() {
+	local what=$1 text ere
+	text=$(out "$2")
+	shift 2
+	for ere in "$@"; do
+		if ! grep -qE -- "$ere" <<<"$text"; then
+			fail "$what" "no /$ere/ in: $(head -c 600 <<<"$text" | tr '\n' '|')"
+			return
+		fi
+	done
+	pass "$what"
+}
+both() { echo "\"sender_tcp_congestion\":[[:space:]]*\"$1\""; echo "\"receiver_tcp_congestion\":[[:space:]]*\"$2\""; }
 
-# 3: register
-out=$(bpftool struct_ops register my_cc.bpf.o 2>&1)
-if echo "$out" | grep -q 'Registered tcp_congestion_ops my_cc id' &&
-   available | grep -qw my_cc; then
-	pass register
+check register 'struct_ops register /tmp/mycc/my_cc.bpf.o' '^Registered tcp_congestion_ops my_cc id [0-9]+$'
+check available_lists_it 'tcp_available_congestion_control # ... my_cc' '\bmy_cc\b'
+check setsockopt_as_root 'print(s.getsockopt' "^b'my_cc"
+check unprivileged_eperm "--inh-caps=-all python3 -c 'import socket; socket.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b\"my_cc\")'   # PermissionError" 'PermissionError: \[Errno 1\]'
+check netns_default_eperm 'tcp_congestion_control=my_cc   # Operation not permitted' 'Operation not permitted'
+check sysctl_default 'iperf3 -c 127.0.0.1 -t 3 -J' $(both my_cc my_cc)
+check iperf3_C 'iperf3 -c 127.0.0.1 -t 3 -C my_cc -J' $(both my_cc my_cc)
+check route_congctl 'iperf3 -c 127.0.0.2 -t 3 -J' $(both my_cc my_cc)
+check ss_shows_it 'ss -tin dst 127.0.0.1' '\bmy_cc\b.*cwnd:[0-9]+'
+check bss_counts 'bpftool map dump name my_cc.bss' '"cong_avoid_calls": [1-9]'
+check struct_ops_dump 'bpftool struct_ops dump name my_cc' '"name": "my_cc"'
+check prog_stats 'bpftool prog show name reno_cong_avoid' 'run_time_ns [1-9][0-9]* run_cnt [1-9]'
+check unregister 'struct_ops unregister name my_cc' '^Unregistered tcp_congestion_ops my_cc id [0-9]+$'
+check unregistered_gone 'my_cc is gone' '^reno( [a-z]+)*$'
+check link_register 'struct_ops register /tmp/mycc/my_cc_link.bpf.o' 'Registered tcp_congestion_ops my_cc map id [0-9]+ link id [0-9]+'
+check link_show 'bpftool link show' '^[0-9]+: struct_ops +map [0-9]+'
+check cc_move '/tmp/mycc/cc-move cubic' '^cubic: [0-9]+ moved, [0-9]+ already current, 0 failed in [0-9.]+ ms$'
+check get_info_in_ss 'ss -ti dst 127.0.0.1' 'bpf_dctcp.*dctcp:\(ce_state:[0-9]+,alpha:[0-9]+,ab_ecn:[0-9]+,ab_tot:[0-9]+\)'
+check ecn_fallback 'iperf3 -c 127.0.0.1 -t 3 -C bpf_dctcp -J' $(both cubic cubic)
+check fallback_counted 'grep fallback_calls' '"fallback_calls": 2$'
+if grep -qwE 'my_cc|bpf_dctcp' /proc/sys/net/ipv4/tcp_available_congestion_control; then
+	fail nothing_left "still registered: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
 else
-	fail register "bpftool said: $out; available: $(available)"
-	exit 1
-fi
-
-# 4: select it as the default and carry traffic
-sysctl -qw net.ipv4.tcp_congestion_control=my_cc
-iperf3 -s -1 >/dev/null 2>&1 &
-server=$!
-sleep 1
-out=$(iperf3 -c 127.0.0.1 -n 4M -J 2>&1)
-wait $server
-if echo "$out" | grep -q '"sender_tcp_congestion":[[:space:]]*"my_cc"' &&
-   echo "$out" | grep -q '"receiver_tcp_congestion":[[:space:]]*"my_cc"' &&
-   echo "$out" | grep -q '"bytes":[[:space:]]*4194304'; then
-	pass iperf3_default
-else
-	fail iperf3_default "$(echo "$out" | grep -E 'congestion|error' | head -5)"
-fi
-
-# 5: observe: its callbacks ran
-calls=$(bpftool -j map dump name my_cc.bss | grep -o '"cong_avoid_calls":[0-9]*' | cut -d: -f2)
-[ "${calls:-0}" -gt 0 ] && pass counters || fail counters "cong_avoid_calls=${calls:-none}"
-
-# 6: unregister: gone at once
-sysctl -qw net.ipv4.tcp_congestion_control="$saved"
-out=$(bpftool struct_ops unregister name my_cc 2>&1)
-if echo "$out" | grep -q 'Unregistered tcp_congestion_ops my_cc' &&
-   ! available | grep -qw my_cc; then
-	pass unregister
-else
-	fail unregister "bpftool said: $out; available: $(available)"
+	pass nothing_left
 fi
 exit $rc

@@ -10,27 +10,6 @@
 #include "bottleneck.h"
 #include "netns.h"
 
-static const char * const root_ip[] = {
-	"netns add so_snd",
-	"netns add so_rcv",
-	"link add veth_snd netns so_snd type veth peer name veth_rcv netns so_rcv",
-	NULL,
-};
-
-static const char * const snd_ip[] = {
-	"addr add 10.77.0.1/24 dev veth_snd",
-	"link set veth_snd up gso_max_size 1500",
-	"link set lo up",
-	NULL,
-};
-
-static const char * const rcv_ip[] = {
-	"addr add " BOTTLENECK_RCV "/24 dev veth_rcv",
-	"link set veth_rcv up gso_max_size 1500",
-	"link set lo up",
-	NULL,
-};
-
 static const char * const snd_tc[] = {
 	"qdisc add dev veth_snd root handle 1: htb default 1",
 	"class add dev veth_snd parent 1: classid 1:1 htb rate 10mbit",
@@ -43,13 +22,12 @@ static const char * const rcv_tc[] = {
 	NULL,
 };
 
-static const struct netns_batch bottleneck_setup[] = {
-	{ "ip", NULL, root_ip },
-	{ "ip", "so_snd", snd_ip },
-	{ "ip", "so_rcv", rcv_ip },
-	{ "tc", "so_snd", snd_tc },
-	{ "tc", "so_rcv", rcv_tc },
-	{ NULL },
+static const struct veth_path bottleneck = {
+	.snd_ns = "so_snd", .rcv_ns = "so_rcv",
+	.snd_dev = "veth_snd", .rcv_dev = "veth_rcv",
+	.snd_addr = "10.77.0.1/24", .rcv_addr = BOTTLENECK_RCV "/24",
+	.link_opts = "gso_max_size 1500",
+	.snd_tc = snd_tc, .rcv_tc = rcv_tc,
 };
 
 void bottleneck_teardown(void)
@@ -65,7 +43,7 @@ int bottleneck_up(int *snd, int *rcv)
 	if (!registered)
 		registered = !atexit(bottleneck_teardown);
 	bottleneck_teardown();
-	if (netns_setup(bottleneck_setup))
+	if (netns_veth_path(&bottleneck))
 		return -1;
 	*snd = open("/run/netns/so_snd", O_RDONLY);
 	*rcv = open("/run/netns/so_rcv", O_RDONLY);

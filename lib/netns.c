@@ -17,12 +17,18 @@ static void write_lines(int fd, const char * const *lines)
 
 static int run_batch(const struct netns_batch *b)
 {
-	const char *argv[] = { b->tool, "-n", b->ns, "-batch", "-", NULL };
-	int pipefd[2], status;
+	const char *argv[6];
+	int pipefd[2], status, n = 0;
 	pid_t pid;
 
-	if (!b->ns)		/* no "-n NS" */
-		memmove(&argv[1], &argv[3], 3 * sizeof(argv[0]));
+	argv[n++] = b->tool;
+	if (b->ns) {
+		argv[n++] = "-n";
+		argv[n++] = b->ns;
+	}
+	argv[n++] = "-batch";
+	argv[n++] = "-";
+	argv[n] = NULL;
 	if (pipe(pipefd))
 		return -1;
 	pid = fork();
@@ -49,6 +55,8 @@ static int run_batch(const struct netns_batch *b)
 int netns_setup(const struct netns_batch *steps)
 {
 	for (; steps->tool; steps++) {
+		if (!steps->lines)
+			continue;
 		if (run_batch(steps)) {
 			fprintf(stderr, "failed: %s%s%s -batch of '%s' ...\n", steps->tool,
 				steps->ns ? " -n " : "", steps->ns ? steps->ns : "",
@@ -57,6 +65,33 @@ int netns_setup(const struct netns_batch *steps)
 		}
 	}
 	return 0;
+}
+
+int netns_veth_path(const struct veth_path *p)
+{
+	char add_snd[64], add_rcv[64], link[192];
+	char snd_addr[96], rcv_addr[96], snd_up[128], rcv_up[128];
+	const char *root[] = { add_snd, add_rcv, link, NULL };
+	const char *snd[] = { snd_addr, snd_up, "link set lo up", NULL };
+	const char *rcv[] = { rcv_addr, rcv_up, "link set lo up", NULL };
+	const struct netns_batch steps[] = {
+		{ "ip", NULL, root },
+		{ "ip", p->snd_ns, snd },
+		{ "ip", p->rcv_ns, rcv },
+		{ "tc", p->snd_ns, p->snd_tc },
+		{ "tc", p->rcv_ns, p->rcv_tc },
+		{ NULL },
+	};
+
+	snprintf(add_snd, sizeof(add_snd), "netns add %s", p->snd_ns);
+	snprintf(add_rcv, sizeof(add_rcv), "netns add %s", p->rcv_ns);
+	snprintf(link, sizeof(link), "link add %s netns %s type veth peer name %s netns %s",
+		 p->snd_dev, p->snd_ns, p->rcv_dev, p->rcv_ns);
+	snprintf(snd_addr, sizeof(snd_addr), "addr add %s dev %s", p->snd_addr, p->snd_dev);
+	snprintf(rcv_addr, sizeof(rcv_addr), "addr add %s dev %s", p->rcv_addr, p->rcv_dev);
+	snprintf(snd_up, sizeof(snd_up), "link set %s up %s", p->snd_dev, p->link_opts);
+	snprintf(rcv_up, sizeof(rcv_up), "link set %s up %s", p->rcv_dev, p->link_opts);
+	return netns_setup(steps);
 }
 
 void netns_delete(const char *name)

@@ -22,6 +22,23 @@ struct netns_batch {
  */
 int netns_setup(const struct netns_batch *steps);
 
+/*
+ * Two new namespaces joined by a veth pair: each end addressed and up (with
+ * link_opts, e.g. "mtu 9000"), lo up in both, then each end's qdiscs (tc
+ * lines, NULL: none). The bottlenecks of the tests are these, with
+ * different qdiscs.
+ */
+struct veth_path {
+	const char *snd_ns, *rcv_ns;
+	const char *snd_dev, *rcv_dev;
+	const char *snd_addr, *rcv_addr;	/* with the prefix: "10.77.0.1/24" */
+	const char *link_opts;
+	const char * const *snd_tc, * const *rcv_tc;
+};
+
+/* Build it; 0, or -1 with the failing tool's message on stderr. */
+int netns_veth_path(const struct veth_path *p);
+
 /* Delete the named namespace, as "ip netns del" does; an absent one is no
  * error. Its interfaces go with it once nothing holds it.
  */

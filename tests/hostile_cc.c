@@ -35,10 +35,13 @@
 
 enum avoid_mode { AVOID_RENO, AVOID_AI_ZERO, AVOID_SET_CWND };
 
-/* The two paths every case runs on. */
+/* The two paths every case runs on: a namespace's loopback (setup), or
+ * two namespaces over a veth pair (veth).
+ */
 struct path {
 	const char *name;
 	const struct netns_batch *setup;
+	const struct veth_path *veth;
 	const char *snd_ns, *rcv_ns, *addr;
 };
 
@@ -59,25 +62,6 @@ static const struct netns_batch lossy_lo_setup[] = {
  * path; jumbo frames, so that a window of one segment moves 10 MB in
  * seconds
  */
-static const char * const bottleneck_ip[] = {
-	"netns add hl_snd",
-	"netns add hl_rcv",
-	"link add veth_hl netns hl_snd type veth peer name veth_hl netns hl_rcv",
-	NULL,
-};
-
-static const char * const bottleneck_snd_ip[] = {
-	"addr add 10.78.0.1/24 dev veth_hl",
-	"link set veth_hl up mtu 9000",
-	NULL,
-};
-
-static const char * const bottleneck_rcv_ip[] = {
-	"addr add 10.78.0.2/24 dev veth_hl",
-	"link set veth_hl up mtu 9000",
-	NULL,
-};
-
 static const char * const bottleneck_snd_tc[] = {
 	"qdisc add dev veth_hl root handle 1: htb default 1",
 	"class add dev veth_hl parent 1: classid 1:1 htb rate 20mbit",
@@ -90,13 +74,12 @@ static const char * const bottleneck_rcv_tc[] = {
 	NULL,
 };
 
-static const struct netns_batch bottleneck_setup[] = {
-	{ "ip", NULL, bottleneck_ip },
-	{ "ip", "hl_snd", bottleneck_snd_ip },
-	{ "ip", "hl_rcv", bottleneck_rcv_ip },
-	{ "tc", "hl_snd", bottleneck_snd_tc },
-	{ "tc", "hl_rcv", bottleneck_rcv_tc },
-	{ NULL },
+static const struct veth_path bottleneck = {
+	.snd_ns = "hl_snd", .rcv_ns = "hl_rcv",
+	.snd_dev = "veth_hl", .rcv_dev = "veth_hl",
+	.snd_addr = "10.78.0.1/24", .rcv_addr = "10.78.0.2/24",
+	.link_opts = "mtu 9000",
+	.snd_tc = bottleneck_snd_tc, .rcv_tc = bottleneck_rcv_tc,
 };
 
 static const char * const plain_lo_ip[] = { "netns add hl_kf", NULL };
@@ -108,12 +91,12 @@ static const struct netns_batch plain_lo_setup[] = {
 };
 
 static const struct path paths[] = {
-	{ "loopback", lossy_lo_setup, "hl_lo", "hl_lo", "127.0.0.1" },
-	{ "bottleneck", bottleneck_setup, "hl_snd", "hl_rcv", "10.78.0.2" },
+	{ "loopback", lossy_lo_setup, NULL, "hl_lo", "hl_lo", "127.0.0.1" },
+	{ "bottleneck", NULL, &bottleneck, "hl_snd", "hl_rcv", "10.78.0.2" },
 };
 
 /* for the kfuncs: loopback without loss */
-static const struct path plain_lo = { "loopback", plain_lo_setup, "hl_kf",
+static const struct path plain_lo = { "loopback", plain_lo_setup, NULL, "hl_kf",
 				      "hl_kf", "127.0.0.1" };
 
 static void paths_down(void)
@@ -146,7 +129,7 @@ static int path_up(const struct path *p)
 		atexit(paths_down);
 	}
 	built[i] = p;
-	return netns_setup(p->setup);
+	return p->veth ? netns_veth_path(p->veth) : netns_setup(p->setup);
 }
 
 static int netns_fd(const char *name)

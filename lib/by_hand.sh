@@ -11,20 +11,21 @@
 # project's directory (where make shell starts), so that a cd or a
 # variable carries on to the next line as it would at a prompt. Line N's
 # output goes to DIR/N.out, its exit status to DIR/N.rc, the line itself to
-# DIR/N.cmd. The run stops at the first line that does not do what its
+# ${by_hand_cmds[N]}. The run stops at the first line that does not do what its
 # block says; each line is echoed to stderr, "+ LINE", as it starts. One
 # PASS or FAIL "every_line_as_printed"; returns non-zero on a FAIL.
 by_hand() {
-	local doc=$1 dir=$2 n=0 want line script=$2/script.sh
+	local doc=$1 dir=$2 n=0 want line rc script=$2/script.sh
+	local -a wants=()
+	by_hand_cmds=() by_hand_dir=$dir
 	mkdir -p "$dir"
 	echo "cd $(printf '%q' "$top")" >"$script"
 	while IFS=$'\t' read -r want line; do
 		n=$((n + 1))
-		printf '%s\n' "$line" >"$dir/$n.cmd"
-		echo "$want" >"$dir/$n.want"
+		by_hand_cmds[n]=$line wants[n]=$want
+		printf 'echo %q >&2\n' "+ $line" >>"$script"
 		# the line ends in a newline of its own: a trailing comment on
 		# it cannot comment out what follows
-		printf 'echo %q >&2\n' "+ $line" >>"$script"
 		printf '{ %s\n} >%q 2>&1 </dev/null; rc=$?; echo $rc >%q\n' \
 			"$line" "$dir/$n.out" "$dir/$n.rc" >>"$script"
 		if [ "$want" = ok ]; then
@@ -42,29 +43,31 @@ by_hand() {
 		return 1
 	fi
 	bash "$script"
+	# builtins only from here: a fork costs the debug guest a second
 	local i
 	for ((i = 1; i <= n; i++)); do
-		if [ ! -f "$dir/$i.rc" ]; then
-			fail every_line_as_printed "line $i of $n never ran: $(cat "$dir/$i.cmd")"
+		if ! read -r rc <"$dir/$i.rc"; then
+			fail every_line_as_printed "line $i of $n never ran: ${by_hand_cmds[i]}"
 			return 1
 		fi
-		want=$(cat "$dir/$i.want")
-		if { [ "$want" = ok ] && [ "$(cat "$dir/$i.rc")" != 0 ]; } ||
-		   { [ "$want" = fails ] && [ "$(cat "$dir/$i.rc")" = 0 ]; }; then
-			fail every_line_as_printed "$doc's '$(cat "$dir/$i.cmd")' exited $(cat "$dir/$i.rc"), the document says it $( [ "$want" = ok ] && echo succeeds || echo fails): $(tail -n 4 "$dir/$i.out" | tr '\n' '|')"
+		if { [ "${wants[i]}" = ok ] && [ "$rc" != 0 ]; } ||
+		   { [ "${wants[i]}" = fails ] && [ "$rc" = 0 ]; }; then
+			fail every_line_as_printed "$doc's '${by_hand_cmds[i]}' exited $rc, the document says it $( [ "${wants[i]}" = ok ] && echo succeeds || echo fails): $(tail -n 4 "$dir/$i.out" | tr '\n' '|')"
 			return 1
 		fi
 	done
 	pass every_line_as_printed
 }
 
-# by_hand_out DIR STRING: the output of the first line run that contains
-# STRING (fixed, not a pattern)
+# by_hand_out STRING: the output of the first line by_hand ran that
+# contains STRING (fixed, not a pattern)
 by_hand_out() {
-	local i=1
-	while [ -f "$1/$i.cmd" ]; do
-		grep -qF -- "$2" "$1/$i.cmd" && { cat "$1/$i.out"; return; }
-		i=$((i + 1))
+	local i
+	for ((i = 1; i <= ${#by_hand_cmds[@]}; i++)); do
+		if [[ ${by_hand_cmds[i]} == *"$1"* ]]; then
+			cat "$by_hand_dir/$i.out"
+			return
+		fi
 	done
-	echo "(no line contains '$2')"
+	echo "(no line contains '$1')"
 }

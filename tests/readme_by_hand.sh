@@ -18,7 +18,7 @@ cleanup() {
 trap cleanup EXIT
 
 by_hand "$top/README.md" "$dir"
-transfer=$(by_hand_out "$dir" 'iperf3 -c')
+transfer=$(by_hand_out 'iperf3 -c')
 if [ "$(echo "$transfer" | grep -c '_tcp_congestion":[[:space:]]*"bpf_cubic"')" = 2 ]; then
 	pass transfer_on_bpf_cubic
 else

@@ -36,7 +36,7 @@ trap cleanup EXIT
 rm -rf /tmp/mycc
 
 by_hand "$top/docs/writing-a-cc.md" "$dir" || exit $rc
-out() { by_hand_out "$dir" "$1"; }
+out() { by_hand_out "$1"; }
 # check NAME OUTPUT-OF-LINE ERE...: every ERE matches that line's output
 check() {
 	local what=$1 text ere

@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/lib/by_hand.sh"
 dir=$(mktemp -d /tmp/writing_a_cc.XXXXXX)
 sysctls="net.ipv4.tcp_congestion_control net.ipv4.tcp_allowed_congestion_control
-	net.ipv4.tcp_ecn kernel.bpf_stats_enabled"
+	kernel.bpf_stats_enabled"
 declare -A saved
 for s in $sysctls; do
 	saved[$s]=$(sysctl -n "$s")
